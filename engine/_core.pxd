@@ -1,0 +1,96 @@
+# The compiled face of the game interface: the RNG, bit helpers, the per-edition table of
+# nogil functions (GameOps) and the Python-facing base class State that wraps one C state.
+from libc.stdint cimport uint64_t, uint32_t, int64_t
+
+cdef extern from *:
+    """
+    #include <stdint.h>
+    static inline int exp_popcount(uint64_t x) { return __builtin_popcountll(x); }
+    static inline int exp_ctz(uint64_t x) { return __builtin_ctzll(x); }
+    static inline uint64_t exp_mul_hi(uint64_t a, uint64_t b, uint64_t *lo) {
+        __uint128_t m = (__uint128_t)a * (__uint128_t)b;
+        *lo = (uint64_t)m;
+        return (uint64_t)(m >> 64);
+    }
+    /* index of the r-th (0-based) set bit of x; x must have more than r bits set */
+    static inline int exp_select(uint64_t x, int r) {
+        while (r-- > 0) x &= x - 1;
+        return __builtin_ctzll(x);
+    }
+    """
+    int exp_popcount(uint64_t x) noexcept nogil
+    int exp_ctz(uint64_t x) noexcept nogil
+    uint64_t exp_mul_hi(uint64_t a, uint64_t b, uint64_t* lo) noexcept nogil
+    int exp_select(uint64_t x, int r) noexcept nogil
+
+
+# SplitMix64: one 64-bit word of state, so a generator is trivially copied, stored in a
+# position's text and re-seeded (docs/notation.md, "Dealing").
+ctypedef struct Rng:
+    uint64_t x
+
+
+cdef inline uint64_t rng_next(Rng* r) noexcept nogil:
+    r.x += <uint64_t>0x9E3779B97F4A7C15ULL
+    cdef uint64_t z = r.x
+    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EBULL
+    return z ^ (z >> 31)
+
+
+cdef inline uint32_t rng_below(Rng* r, uint32_t n) noexcept nogil:
+    """Unbiased integer in [0, n) (Lemire's multiply-and-reject); n >= 1."""
+    cdef uint64_t lo
+    cdef uint64_t hi = exp_mul_hi(rng_next(r), n, &lo)
+    cdef uint64_t t
+    if lo < n:
+        t = (<uint64_t>0 - <uint64_t>n) % n
+        while lo < t:
+            hi = exp_mul_hi(rng_next(r), n, &lo)
+    return <uint32_t>hi
+
+
+cdef inline double rng_unit(Rng* r) noexcept nogil:
+    """Uniform double in [0, 1)."""
+    return <double>(rng_next(r) >> 11) * (1.0 / 9007199254740992.0)
+
+
+# Upper bounds shared by all editions, so callers can size buffers once.
+cdef enum:
+    MAX_SEATS = 4
+    MAX_LEGAL = 512
+
+
+# One edition's rules as plain C functions over an opaque state of `state_size` bytes.
+# Decisions are small non-negative integers below `num_decision_ids`.
+ctypedef struct GameOps:
+    const char* name
+    size_t state_size
+    int num_decision_ids
+    int (*num_seats)(const void* s) noexcept nogil
+    int (*team_of)(const void* s, int seat) noexcept nogil
+    int (*to_move)(const void* s) noexcept nogil          # -1 once the match is over
+    int (*round_index)(const void* s) noexcept nogil      # 0-based; changes when a round ends
+    int (*legal)(const void* s, int* out) noexcept nogil  # fills out, returns the count
+    void (*apply)(void* s, int decision) noexcept nogil   # decision must be legal
+    int (*random_decision)(const void* s, Rng* rng) noexcept nogil  # == legal[below(n)]
+    void (*scores)(const void* s, double* out) noexcept nogil       # per seat, match totals
+    void (*returns)(const void* s, double* out) noexcept nogil      # per seat, 1 win .5 draw 0 loss
+    void (*determinize)(void* s, int seat, Rng* rng) noexcept nogil
+    int (*reveal)(const void* s, int decision) noexcept nogil  # what the mover alone sees, or -1
+
+
+cdef void rank_returns(int nseats, const int* team, const double* key, double* out) noexcept nogil
+cdef int64_t perft(const GameOps* ops, void* s, int depth) noexcept nogil
+cdef int random_playout(const GameOps* ops, void* s, Rng* rng) noexcept nogil
+
+
+cdef class State:
+    cdef const GameOps* ops
+    cdef void* ptr
+    cdef list _history        # referee record of the current round: (decision, revealed) pairs
+    cdef int _history_round
+    cdef object __weakref__
+    cdef int _adopt(self, const GameOps* ops, const void* src) except -1
+    cdef State _blank(self)
+    cdef void _record(self, int decision, int revealed)

@@ -1,0 +1,298 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Edition-independent parts of the compiled game interface.
+
+`State` is the Python face of one game state of any edition; the edition modules subclass it to add
+notation. The generic C routines here (perft, random playouts, rank-based returns) only use the
+edition's `GameOps` table, like the searcher does.
+"""
+from cpython.mem cimport PyMem_Malloc, PyMem_Free
+from libc.string cimport memcpy, memcmp
+from libc.stdlib cimport malloc, free
+from libc.stdint cimport uint64_t, int64_t
+
+from engine.errors import IllegalDecisionError
+
+# How many bits of a packed history entry hold the revealed card (+1) and the decision.
+cdef int _REVEAL_BITS = 8
+cdef int _DECISION_BITS = 16
+
+
+cdef void rank_returns(int nseats, const int* team, const double* key, double* out) noexcept nogil:
+    """Per seat: the share of opposing seats it beats (ties count half); teams share a key."""
+    cdef int i, j, others
+    cdef double won
+    for i in range(nseats):
+        won = 0.0
+        others = 0
+        for j in range(nseats):
+            if team[j] == team[i]:
+                continue
+            others += 1
+            if key[i] > key[j]:
+                won += 1.0
+            elif key[i] == key[j]:
+                won += 0.5
+        out[i] = won / others if others > 0 else 0.5
+
+
+cdef int64_t _perft(const GameOps* ops, const void* s, int depth, char* stack) noexcept nogil:
+    cdef int moves[MAX_LEGAL]
+    cdef int n, i
+    cdef int64_t total = 0
+    cdef void* child = stack
+    if depth == 0:
+        return 1
+    if ops.to_move(s) < 0:
+        return 0
+    n = ops.legal(s, moves)
+    if depth == 1:
+        return n
+    for i in range(n):
+        memcpy(child, s, ops.state_size)
+        ops.apply(child, moves[i])
+        total += _perft(ops, child, depth - 1, stack + ops.state_size)
+    return total
+
+
+cdef int64_t perft(const GameOps* ops, void* s, int depth) noexcept nogil:
+    """Number of decision sequences of length `depth` from s (a finished match has none)."""
+    cdef char* stack = <char*>malloc(ops.state_size * (depth + 1))
+    cdef int64_t total
+    if stack == NULL:
+        return -1
+    total = _perft(ops, s, depth, stack)
+    free(stack)
+    return total
+
+
+cdef int random_playout(const GameOps* ops, void* s, Rng* rng) noexcept nogil:
+    """Plays uniformly random decisions until the match ends; returns how many were made."""
+    cdef int n = 0
+    while ops.to_move(s) >= 0:
+        ops.apply(s, ops.random_decision(s, rng))
+        n += 1
+    return n
+
+
+cdef class State:
+    """One game state of some edition, with its record of the current round.
+
+    Decisions are small integers; `decision_to_text` and `parse_decision` translate them, and
+    `apply` accepts either. States compare equal when their positions are equal (the history is a
+    record, not part of the position, like a PGN beside a FEN).
+
+    >>> import engine
+    >>> s = engine.new_game("classic", seed=7)
+    >>> s.to_move, len(s.legal()) > 0
+    (0, True)
+    >>> s.apply(s.legal()[0]); s.phase
+    'draw'
+    """
+
+    def __cinit__(self):
+        self.ops = NULL
+        self.ptr = NULL
+        self._history = []
+        self._history_round = 0
+
+    def __dealloc__(self):
+        if self.ptr != NULL:
+            PyMem_Free(self.ptr)
+            self.ptr = NULL
+
+    cdef int _adopt(self, const GameOps* ops, const void* src) except -1:
+        if self.ptr == NULL:
+            self.ptr = PyMem_Malloc(ops.state_size)
+            if self.ptr == NULL:
+                raise MemoryError()
+        self.ops = ops
+        memcpy(self.ptr, src, ops.state_size)
+        self._history_round = ops.round_index(self.ptr)
+        return 0
+
+    cdef State _blank(self):
+        return type(self).__new__(type(self))
+
+    cdef void _record(self, int decision, int revealed):
+        mover = self.ops.to_move(self.ptr)
+        self._history.append((mover << (_DECISION_BITS + _REVEAL_BITS))
+                             | (decision << _REVEAL_BITS) | (revealed + 1))
+
+    # ----- facts -------------------------------------------------------------------------
+    @property
+    def edition(self) -> str:
+        """The edition's name, e.g. ``'classic'``."""
+        return self.ops.name.decode()
+
+    @property
+    def num_seats(self) -> int:
+        return self.ops.num_seats(self.ptr)
+
+    def team_of(self, int seat) -> int:
+        """The team (or row) a seat plays for; in two-player editions the seat itself."""
+        self._check_seat(seat)
+        return self.ops.team_of(self.ptr, seat)
+
+    @property
+    def to_move(self):
+        """The seat whose decision it is, or None once the match is over."""
+        cdef int p = self.ops.to_move(self.ptr)
+        return None if p < 0 else p
+
+    @property
+    def round_index(self) -> int:
+        """0-based index of the current round."""
+        return self.ops.round_index(self.ptr)
+
+    def is_terminal(self) -> bool:
+        return self.ops.to_move(self.ptr) < 0
+
+    def scores(self) -> list:
+        """Match totals per seat (team editions: every seat gets its team's total)."""
+        cdef double out[MAX_SEATS]
+        self.ops.scores(self.ptr, out)
+        return [int(out[i]) for i in range(self.ops.num_seats(self.ptr))]
+
+    def returns(self) -> list:
+        """Per seat: 1 for a win, 0.5 for a draw, 0 for a loss (shares of opponents beaten)."""
+        cdef double out[MAX_SEATS]
+        self.ops.returns(self.ptr, out)
+        return [out[i] for i in range(self.ops.num_seats(self.ptr))]
+
+    # ----- decisions ---------------------------------------------------------------------
+    def legal(self) -> list:
+        """The legal decisions of the seat to move, in notation order (empty once over)."""
+        cdef int moves[MAX_LEGAL]
+        cdef int n
+        if self.ops.to_move(self.ptr) < 0:
+            return []
+        n = self.ops.legal(self.ptr, moves)
+        return [moves[i] for i in range(n)]
+
+    def legal_text(self) -> list:
+        """The legal decisions as text."""
+        return [self.decision_to_text(d) for d in self.legal()]
+
+    def is_legal(self, int decision) -> bool:
+        cdef int moves[MAX_LEGAL]
+        cdef int n, i
+        if self.ops.to_move(self.ptr) < 0:
+            return False
+        n = self.ops.legal(self.ptr, moves)
+        for i in range(n):
+            if moves[i] == decision:
+                return True
+        return False
+
+    def apply(self, decision) -> None:
+        """Applies a legal decision (an int, or its text); raises and changes nothing otherwise."""
+        cdef int d
+        if isinstance(decision, str):
+            d = self.parse_decision(decision)
+        elif isinstance(decision, int) and not isinstance(decision, bool):
+            d = decision if 0 <= decision < self.ops.num_decision_ids else -1
+        else:
+            raise TypeError(f"a decision is an int or its text, not {type(decision).__name__}")
+        if not self.is_legal(d):
+            if self.ops.to_move(self.ptr) < 0:
+                raise IllegalDecisionError(f"the match is over; no decision is legal ({decision!r})")
+            shown = self.decision_to_text(d) if d >= 0 else repr(decision)
+            raise IllegalDecisionError(
+                f"illegal decision {shown} for seat {self.ops.to_move(self.ptr)}; "
+                f"legal: {' '.join(self.legal_text())}")
+        self._record(d, self.ops.reveal(self.ptr, d))
+        self.ops.apply(self.ptr, d)
+        cdef int r = self.ops.round_index(self.ptr)
+        if r != self._history_round:
+            self._history = []
+            self._history_round = r
+
+    def decision_to_text(self, int decision) -> str:
+        raise NotImplementedError
+
+    def parse_decision(self, str text) -> int:
+        raise NotImplementedError
+
+    # ----- copies, sampling, counting ------------------------------------------------------
+    def copy(self) -> State:
+        """An independent copy (position and history)."""
+        cdef State other = self._blank()
+        other._adopt(self.ops, self.ptr)
+        other._history = list(self._history)
+        other._history_round = self._history_round
+        return other
+
+    def __copy__(self):
+        return self.copy()
+
+    def __deepcopy__(self, memo):
+        return self.copy()
+
+    def determinized(self, int seat, seed) -> State:
+        """A copy in which everything `seat` cannot see is dealt again at random.
+
+        The copy agrees with everything the seat knows (its hand, public piles, cards known to
+        be in other hands); the draw order and the future deals are redrawn from `seed`.
+        """
+        self._check_seat(seat)
+        cdef Rng rng
+        rng.x = <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF)
+        cdef State other = self.copy()
+        other._history = []
+        other.ops.determinize(other.ptr, seat, &rng)
+        return other
+
+    def perft(self, int depth) -> int:
+        """Counts the decision sequences of length `depth` from this position."""
+        if depth < 0:
+            raise ValueError(f"perft depth must be >= 0, got {depth}")
+        cdef int64_t n
+        with nogil:
+            n = perft(self.ops, self.ptr, depth)
+        if n < 0:
+            raise MemoryError()
+        return n
+
+    def playout(self, seed) -> int:
+        """Plays uniformly random decisions to the end of the match in compiled code.
+
+        Returns the number of decisions made; the history is not recorded.
+        """
+        cdef Rng rng
+        cdef int n
+        rng.x = <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF)
+        with nogil:
+            n = random_playout(self.ops, self.ptr, &rng)
+        self._history = []
+        self._history_round = self.ops.round_index(self.ptr)
+        return n
+
+    def __eq__(self, other):
+        if not isinstance(other, State):
+            return NotImplemented
+        cdef State o = <State>other
+        return self.ops == o.ops and memcmp(self.ptr, o.ptr, self.ops.state_size) == 0
+
+    def __hash__(self):
+        raise TypeError("states are mutable and unhashable; hash their to_text()")
+
+    def __reduce__(self):
+        return (_rebuild, (type(self), self.to_text()))
+
+    def _check_seat(self, int seat):
+        if not 0 <= seat < self.ops.num_seats(self.ptr):
+            raise ValueError(f"seat {seat} out of range 0..{self.ops.num_seats(self.ptr) - 1}")
+
+    def _history_entries(self):
+        """The record of the current round as (mover, decision, revealed-or--1) triples."""
+        mask_d = (1 << _DECISION_BITS) - 1
+        mask_r = (1 << _REVEAL_BITS) - 1
+        return [(e >> (_DECISION_BITS + _REVEAL_BITS), (e >> _REVEAL_BITS) & mask_d, (e & mask_r) - 1)
+                for e in self._history]
+
+    def __repr__(self):
+        return f"<{type(self).__name__} {self.to_text()!r}>"
+
+
+def _rebuild(cls, text):
+    return cls.from_text(text)

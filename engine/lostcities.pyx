@@ -1,0 +1,1343 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""The Lost Cities card games: `classic`, `partners` and `expedition`.
+
+The three editions share one rules core, parameterised by a per-edition table (`LCConfig`):
+deck, colours, hand size, seats and rows, one discard pile per colour or a single pile, and
+whether partners may pass cards. Rules as in RULES.md sections 1-3; notation in docs/notation.md.
+
+Card sets are bitboards over card *types* (colour x rank, < 64 per edition). A set is two words:
+`any` has bit t when the set holds at least one card of type t, and `extra` counts the further
+identical copies (the wagers; `partners`' second low cards) in unary, in bits reserved per type.
+Each zone's set is therefore canonical, legality is mask arithmetic on `any`, and equal positions
+are equal bytes.
+"""
+from cpython.mem cimport PyMem_Malloc, PyMem_Free
+from libc.string cimport memset, memcpy
+from libc.stdint cimport uint8_t, uint16_t, int16_t, int32_t, uint64_t
+
+from engine._core cimport (GameOps, Rng, State, rng_next, rng_below, exp_popcount, exp_ctz,
+                           exp_select, rank_returns, MAX_SEATS, MAX_LEGAL)
+
+from engine.errors import NotationError, OptionError
+
+# ----- per-edition facts ------------------------------------------------------------------------
+
+cdef enum:
+    ED_CLASSIC = 0
+    ED_PARTNERS = 1
+    ED_EXPEDITION = 2
+    N_EDITIONS = 3
+    MAX_TYPES = 64
+    MAX_CARDS = 80
+    MAX_PILES = 5
+    PILE_AREA = 80
+    MAX_ROWS = 2
+
+# Decision ids (see docs/architecture.md).
+cdef enum:
+    D_PLAY = 0           # + type
+    D_DISCARD = 64       # + type
+    D_DRAW_DECK = 128
+    D_DRAW_PILE = 129    # + pile
+    D_PASS = 134         # + t2*(t2+1)/2 + t1, t1 <= t2
+    N_PASS_IDS = 2080     # 64 * 65 / 2 pairs t1 <= t2
+    N_DECISIONS = 2214    # D_PASS + N_PASS_IDS
+
+cdef enum:
+    PH_PLAY = 0
+    PH_DRAW = 1
+    PH_OVER = 2
+
+cdef uint8_t NONE = 255
+
+ctypedef struct CardSet:
+    uint64_t any
+    uint64_t extra
+
+ctypedef struct LCConfig:
+    int edition
+    int nseats
+    int nrows
+    int ncolours
+    int nranks
+    int ntypes
+    int hand_size
+    int npiles
+    int pile_cap
+    int deck_size
+    int min_hand          # a passer keeps at least this many cards
+    int passes            # partners may pass two cards
+    int value[MAX_TYPES]  # 0 for wagers / multipliers
+    int colour[MAX_TYPES]
+    int copies[MAX_TYPES]
+    uint64_t extra_mask[MAX_TYPES]
+    uint64_t extra_low[MAX_TYPES]
+    uint64_t colour_types[MAX_PILES]
+    uint64_t above[MAX_TYPES]   # number types of the same colour with a higher value
+    uint64_t all_types
+    uint64_t extra_lows    # the first extra bit of every type with copies
+    uint8_t deck_order[MAX_CARDS]
+
+# The position. Field order leaves no padding, unused array entries are kept zero, so two equal
+# positions are equal bytes (State.__eq__ compares bytes).
+ctypedef struct LCState:
+    uint8_t edition
+    uint8_t nseats
+    uint8_t rounds
+    uint8_t round
+    uint8_t starter
+    uint8_t to_move
+    uint8_t phase
+    uint8_t nodraw
+    uint16_t max_turns
+    uint16_t turn
+    int16_t cost
+    uint8_t deck_n
+    uint8_t _pad0
+    int32_t totals[MAX_ROWS]
+    uint8_t pile_n[MAX_PILES]
+    uint8_t _pad1[3]
+    uint64_t rng
+    uint64_t playable[MAX_ROWS]
+    CardSet hand[MAX_SEATS]
+    CardSet rows[MAX_ROWS]
+    CardSet known[MAX_SEATS]
+    CardSet pknown[MAX_SEATS]
+    CardSet tknown[MAX_ROWS]
+    uint8_t deck[MAX_CARDS]
+    uint8_t piles[PILE_AREA]
+
+cdef LCConfig CFG[N_EDITIONS]
+cdef uint8_t PASS_T1[N_PASS_IDS]
+cdef uint8_t PASS_T2[N_PASS_IDS]
+
+EDITION_NAMES = ("classic", "partners", "expedition")
+_COLOURS = ("ybwgr", "ybwgr", "cdhs")
+_RANKS = ("W23456789T", "W23456789T", "MA23456789T")
+_RANK_VALUES = ((0, 2, 3, 4, 5, 6, 7, 8, 9, 10), (0, 2, 3, 4, 5, 6, 7, 8, 9, 10),
+                (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10))
+_COPIES = (
+    (3, 1, 1, 1, 1, 1, 1, 1, 1, 1),
+    (3, 2, 2, 2, 1, 1, 1, 1, 1, 1),
+    (3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1),
+)
+_HAND = (8, 8, 7)
+_SEATS = (2, 4, 2)
+
+
+cdef void _build_config(int e):
+    cdef LCConfig* c = &CFG[e]
+    memset(c, 0, sizeof(LCConfig))
+    c.edition = e
+    c.nseats = _SEATS[e]
+    c.nrows = 2
+    c.ncolours = len(_COLOURS[e])
+    c.nranks = len(_RANKS[e])
+    c.ntypes = c.ncolours * c.nranks
+    c.hand_size = _HAND[e]
+    c.npiles = 1 if e == ED_EXPEDITION else c.ncolours
+    c.pile_cap = PILE_AREA // c.npiles
+    c.min_hand = 6
+    c.passes = e == ED_PARTNERS
+    cdef int col, rank, t, k, nextra = 0, ndeck = 0, t2
+    for col in range(c.ncolours):
+        for rank in range(c.nranks):
+            t = col * c.nranks + rank
+            c.value[t] = _RANK_VALUES[e][rank]
+            c.colour[t] = col
+            c.copies[t] = _COPIES[e][rank]
+            c.colour_types[col] |= (<uint64_t>1) << t
+            c.all_types |= (<uint64_t>1) << t
+            c.extra_low[t] = ((<uint64_t>1) << nextra) if c.copies[t] > 1 else 0
+            c.extra_lows |= c.extra_low[t]
+            for k in range(c.copies[t] - 1):
+                c.extra_mask[t] |= (<uint64_t>1) << nextra
+                nextra += 1
+            for k in range(c.copies[t]):
+                c.deck_order[ndeck] = t
+                ndeck += 1
+    c.deck_size = ndeck
+    for t in range(c.ntypes):
+        if c.value[t] > 0:
+            for t2 in range(c.ntypes):
+                if c.colour[t2] == c.colour[t] and c.value[t2] > c.value[t]:
+                    c.above[t] |= (<uint64_t>1) << t2
+
+
+for _e in range(N_EDITIONS):
+    _build_config(_e)
+for _t2 in range(64):
+    for _t1 in range(_t2 + 1):
+        PASS_T1[_t2 * (_t2 + 1) // 2 + _t1] = _t1
+        PASS_T2[_t2 * (_t2 + 1) // 2 + _t1] = _t2
+
+# ----- card sets ----------------------------------------------------------------------------------
+
+cdef inline void cs_add(CardSet* s, const LCConfig* c, int t) noexcept nogil:
+    cdef uint64_t bit = (<uint64_t>1) << t
+    if s.any & bit:
+        s.extra |= (s.extra & c.extra_mask[t]) + c.extra_low[t]
+    else:
+        s.any |= bit
+
+
+cdef inline bint cs_remove(CardSet* s, const LCConfig* c, int t) noexcept nogil:
+    """Removes one card of type t; False if the set held none."""
+    cdef uint64_t bit = (<uint64_t>1) << t
+    cdef uint64_t em, x
+    if not (s.any & bit):
+        return False
+    em = c.extra_mask[t]
+    x = s.extra & em
+    if x:
+        s.extra = (s.extra & ~em) | ((x >> 1) & em)
+    else:
+        s.any &= ~bit
+    return True
+
+
+cdef inline int cs_count(const CardSet* s, const LCConfig* c, int t) noexcept nogil:
+    return <int>((s.any >> t) & 1) + exp_popcount(s.extra & c.extra_mask[t])
+
+
+cdef inline int cs_size(const CardSet* s) noexcept nogil:
+    return exp_popcount(s.any) + exp_popcount(s.extra)
+
+
+cdef inline void cs_union(CardSet* dst, const CardSet* src, const LCConfig* c) noexcept nogil:
+    cdef uint64_t m = src.any
+    cdef int t, k, n
+    while m:
+        t = exp_ctz(m)
+        m &= m - 1
+        n = cs_count(src, c, t)
+        for k in range(n):
+            cs_add(dst, c, t)
+
+
+# ----- rules --------------------------------------------------------------------------------------
+
+cdef inline const LCConfig* cfg_of(const LCState* s) noexcept nogil:
+    return &CFG[s.edition]
+
+
+cdef inline int row_of(const LCState* s, int seat) noexcept nogil:
+    return seat & 1
+
+
+cdef inline int pile_of(const LCConfig* c, int t) noexcept nogil:
+    return 0 if c.npiles == 1 else c.colour[t]
+
+
+cdef inline int pass_id(int t1, int t2) noexcept nogil:
+    return D_PASS + t2 * (t2 + 1) // 2 + t1
+
+
+cdef void lc_deal(LCState* s) noexcept nogil:
+    """Shuffles the full deck with the state's generator and deals a new round."""
+    cdef const LCConfig* c = cfg_of(s)
+    cdef uint8_t cards[MAX_CARDS]
+    cdef int n = c.deck_size, i, j, k, dealt
+    cdef uint8_t tmp
+    cdef Rng rng
+    rng.x = s.rng
+    memcpy(cards, c.deck_order, n)
+    i = n - 1
+    while i > 0:
+        j = rng_below(&rng, i + 1)
+        tmp = cards[i]
+        cards[i] = cards[j]
+        cards[j] = tmp
+        i -= 1
+    s.rng = rng.x
+    memset(s.hand, 0, sizeof(s.hand))
+    memset(s.rows, 0, sizeof(s.rows))
+    memset(s.known, 0, sizeof(s.known))
+    memset(s.pknown, 0, sizeof(s.pknown))
+    memset(s.tknown, 0, sizeof(s.tknown))
+    memset(s.deck, 0, sizeof(s.deck))
+    memset(s.piles, 0, sizeof(s.piles))
+    memset(s.pile_n, 0, sizeof(s.pile_n))
+    for k in range(MAX_ROWS):
+        s.playable[k] = c.all_types
+    dealt = c.hand_size * c.nseats
+    for k in range(dealt):
+        cs_add(&s.hand[k % c.nseats], c, cards[n - 1 - k])
+    s.deck_n = n - dealt
+    memcpy(s.deck, cards, s.deck_n)
+    s.turn = 0
+    s.phase = PH_PLAY
+    s.nodraw = NONE
+    s.to_move = s.starter
+
+
+cdef int lc_expedition_score(const LCState* s, int row, int col) noexcept nogil:
+    cdef const LCConfig* c = cfg_of(s)
+    cdef const CardSet* r = &s.rows[row]
+    cdef uint64_t m = r.any & c.colour_types[col]
+    cdef int n = 0, total = 0, wagers = 0, t, k, score
+    while m:
+        t = exp_ctz(m)
+        m &= m - 1
+        k = cs_count(r, c, t)
+        n += k
+        if c.value[t] == 0:
+            wagers += k
+        else:
+            total += c.value[t] * k
+    if n == 0:
+        return 0
+    score = (total - s.cost) * (1 + wagers)
+    if n >= 8:
+        score += 20
+    return score
+
+
+cdef int lc_row_score(const LCState* s, int row) noexcept nogil:
+    cdef int col, total = 0
+    for col in range(cfg_of(s).ncolours):
+        total += lc_expedition_score(s, row, col)
+    return total
+
+
+cdef void lc_end_round(LCState* s) noexcept nogil:
+    cdef const LCConfig* c = cfg_of(s)
+    cdef int r, lead, seat, k
+    for r in range(c.nrows):
+        s.totals[r] += lc_row_score(s, r)
+    if s.round + 1 >= s.rounds:
+        s.phase = PH_OVER
+        s.to_move = NONE
+        s.nodraw = NONE
+        return
+    s.round += 1
+    if s.totals[0] == s.totals[1]:
+        lead = -1
+    else:
+        lead = 0 if s.totals[0] > s.totals[1] else 1
+    if c.nseats == 2:
+        s.starter = (1 - s.starter) if lead < 0 else lead
+    else:
+        seat = (s.starter + 1) % c.nseats
+        if lead >= 0:
+            for k in range(c.nseats):
+                if row_of(s, seat) == lead:
+                    break
+                seat = (seat + 1) % c.nseats
+        s.starter = seat
+    lc_deal(s)
+
+
+cdef inline void lc_end_turn(LCState* s) noexcept nogil:
+    s.turn += 1
+    s.phase = PH_PLAY
+    s.nodraw = NONE
+    s.to_move += 1
+    if s.to_move >= s.nseats:
+        s.to_move = 0
+    if s.deck_n == 0 or s.turn >= s.max_turns:
+        lc_end_round(s)
+
+
+cdef inline void lc_forget(LCState* s, const LCConfig* c, int seat, int t) noexcept nogil:
+    """Knowledge update when a card of type t leaves `seat`'s hand face up."""
+    if not cs_remove(&s.known[seat], c, t):
+        if c.passes:
+            cs_remove(&s.tknown[row_of(s, seat)], c, t)
+    if c.passes:
+        cs_remove(&s.pknown[seat], c, t)
+
+
+cdef void lc_apply(void* sp, int d) noexcept nogil:
+    cdef LCState* s = <LCState*>sp
+    cdef const LCConfig* c = cfg_of(s)
+    cdef int p = s.to_move, t, k, row, t1, t2, partner
+    if d < D_DISCARD:                      # play onto the own row
+        t = d
+        cs_remove(&s.hand[p], c, t)
+        lc_forget(s, c, p, t)
+        row = row_of(s, p)
+        cs_add(&s.rows[row], c, t)
+        if c.value[t] > 0:
+            s.playable[row] = (s.playable[row] & ~c.colour_types[c.colour[t]]) | c.above[t]
+        s.phase = PH_DRAW
+        s.nodraw = NONE
+    elif d < D_DRAW_DECK:                  # discard
+        t = d - D_DISCARD
+        cs_remove(&s.hand[p], c, t)
+        lc_forget(s, c, p, t)
+        k = pile_of(c, t)
+        s.piles[k * c.pile_cap + s.pile_n[k]] = t
+        s.pile_n[k] += 1
+        s.phase = PH_DRAW
+        s.nodraw = k
+    elif d == D_DRAW_DECK:
+        s.deck_n -= 1
+        t = s.deck[s.deck_n]
+        s.deck[s.deck_n] = 0
+        cs_add(&s.hand[p], c, t)
+        lc_end_turn(s)
+    elif d < D_PASS:                       # draw the top of a discard pile: now known to all
+        k = d - D_DRAW_PILE
+        s.pile_n[k] -= 1
+        t = s.piles[k * c.pile_cap + s.pile_n[k]]
+        s.piles[k * c.pile_cap + s.pile_n[k]] = 0
+        cs_add(&s.hand[p], c, t)
+        cs_add(&s.known[p], c, t)
+        if c.passes:
+            cs_add(&s.pknown[p], c, t)
+        lc_end_turn(s)
+    else:                                  # pass two cards to the partner (a whole turn)
+        t1 = PASS_T1[d - D_PASS]
+        t2 = PASS_T2[d - D_PASS]
+        partner = (p + 2) % 4
+        row = row_of(s, p)
+        # The opponents no longer know which of the two hands holds the passer's known cards.
+        cs_union(&s.tknown[row], &s.known[p], c)
+        s.known[p].any = 0
+        s.known[p].extra = 0
+        cs_remove(&s.hand[p], c, t1)
+        cs_remove(&s.hand[p], c, t2)
+        cs_remove(&s.pknown[p], c, t1)
+        cs_remove(&s.pknown[p], c, t2)
+        cs_add(&s.hand[partner], c, t1)
+        cs_add(&s.hand[partner], c, t2)
+        cs_add(&s.pknown[partner], c, t1)
+        cs_add(&s.pknown[partner], c, t2)
+        lc_end_turn(s)
+
+
+cdef inline int lc_can_pass(const LCState* s, const LCConfig* c, int p) noexcept nogil:
+    return c.passes and cs_size(&s.hand[p]) >= c.min_hand + 2
+
+
+cdef inline int lc_draw_sources(const LCState* s, const LCConfig* c) noexcept nogil:
+    """Bit 0: the draw pile; bit 1+k: discard pile k may be drawn from."""
+    cdef int m = 1, k
+    for k in range(c.npiles):
+        if s.pile_n[k] and k != s.nodraw:
+            m |= 2 << k
+    return m
+
+
+cdef int lc_legal(const void* sp, int* out) noexcept nogil:
+    cdef const LCState* s = <const LCState*>sp
+    cdef const LCConfig* c = cfg_of(s)
+    cdef int p = s.to_move, n = 0, t1, t2, src
+    cdef uint64_t m, m2, h
+    if s.phase == PH_PLAY:
+        h = s.hand[p].any
+        m = h & s.playable[row_of(s, p)]
+        while m:
+            out[n] = D_PLAY + exp_ctz(m)
+            n += 1
+            m &= m - 1
+        m = h
+        while m:
+            out[n] = D_DISCARD + exp_ctz(m)
+            n += 1
+            m &= m - 1
+        if lc_can_pass(s, c, p):
+            m = h
+            while m:
+                t1 = exp_ctz(m)
+                m &= m - 1
+                if cs_count(&s.hand[p], c, t1) >= 2:
+                    out[n] = pass_id(t1, t1)
+                    n += 1
+                m2 = m
+                while m2:
+                    out[n] = pass_id(t1, exp_ctz(m2))
+                    n += 1
+                    m2 &= m2 - 1
+    elif s.phase == PH_DRAW:
+        src = lc_draw_sources(s, c)
+        out[n] = D_DRAW_DECK
+        n += 1
+        src >>= 1
+        t1 = 0
+        while src:
+            if src & 1:
+                out[n] = D_DRAW_PILE + t1
+                n += 1
+            src >>= 1
+            t1 += 1
+    return n
+
+
+cdef int lc_random_decision(const void* sp, Rng* rng) noexcept nogil:
+    """Same distribution and order as legal()[below(len)], without building the list."""
+    cdef const LCState* s = <const LCState*>sp
+    cdef const LCConfig* c
+    cdef int p = s.to_move, np, nd, npass = 0, r, k, src
+    cdef uint64_t h, plays
+    cdef int moves[MAX_LEGAL]
+    if s.phase == PH_PLAY:
+        c = cfg_of(s)
+        h = s.hand[p].any
+        plays = h & s.playable[row_of(s, p)]
+        np = exp_popcount(plays)
+        nd = exp_popcount(h)
+        if lc_can_pass(s, c, p):
+            # pairs of distinct types, plus one pair per type held at least twice
+            npass = nd * (nd - 1) // 2 + exp_popcount(s.hand[p].extra & c.extra_lows)
+        r = rng_below(rng, np + nd + npass)
+        if r < np:
+            return D_PLAY + exp_select(plays, r)
+        if r < np + nd:
+            return D_DISCARD + exp_select(h, r - np)
+        lc_legal(sp, moves)
+        return moves[r]
+    c = cfg_of(s)
+    src = lc_draw_sources(s, c)
+    r = rng_below(rng, exp_popcount(src))
+    k = exp_select(src, r)
+    return D_DRAW_DECK if k == 0 else D_DRAW_PILE + k - 1
+
+
+cdef int lc_num_seats(const void* sp) noexcept nogil:
+    return (<const LCState*>sp).nseats
+
+
+cdef int lc_team_of(const void* sp, int seat) noexcept nogil:
+    return row_of(<const LCState*>sp, seat)
+
+
+cdef int lc_to_move(const void* sp) noexcept nogil:
+    cdef const LCState* s = <const LCState*>sp
+    return -1 if s.phase == PH_OVER else s.to_move
+
+
+cdef int lc_round_index(const void* sp) noexcept nogil:
+    return (<const LCState*>sp).round
+
+
+cdef void lc_scores(const void* sp, double* out) noexcept nogil:
+    cdef const LCState* s = <const LCState*>sp
+    cdef int i
+    for i in range(s.nseats):
+        out[i] = s.totals[row_of(s, i)]
+
+
+cdef void lc_returns(const void* sp, double* out) noexcept nogil:
+    cdef const LCState* s = <const LCState*>sp
+    cdef int team[MAX_SEATS]
+    cdef double key[MAX_SEATS]
+    cdef int i
+    for i in range(s.nseats):
+        team[i] = row_of(s, i)
+        key[i] = s.totals[team[i]]
+    rank_returns(s.nseats, team, key, out)
+
+
+cdef int lc_reveal(const void* sp, int d) noexcept nogil:
+    cdef const LCState* s = <const LCState*>sp
+    if d == D_DRAW_DECK and s.deck_n > 0:
+        return s.deck[s.deck_n - 1]
+    return -1
+
+
+cdef void lc_determinize(void* sp, int seat, Rng* rng) noexcept nogil:
+    """Redeals every card `seat` cannot see, keeping all it knows (docs/notation.md, Views)."""
+    cdef LCState* s = <LCState*>sp
+    cdef const LCConfig* c = cfg_of(s)
+    cdef int cnt[MAX_TYPES]
+    cdef uint8_t pool[MAX_CARDS]
+    cdef uint8_t forced[MAX_CARDS]
+    cdef uint8_t slot_seat[MAX_CARDS]
+    cdef int unknown[MAX_SEATS]
+    cdef CardSet fixed[MAX_SEATS]
+    cdef int nseats = s.nseats, o, t, k, i, j, npool = 0, nforced = 0, nslots = 0, r
+    cdef int partner = (seat + 2) % 4 if nseats == 4 else -1
+    cdef int opp_row = 1 - row_of(s, seat)
+    cdef uint8_t tmp
+    cdef uint64_t m
+    for t in range(c.ntypes):
+        cnt[t] = c.copies[t]
+    # Everything the seat sees is subtracted from the deck: own hand, rows, piles, known cards.
+    for o in range(nseats):
+        if o == seat:
+            fixed[o] = s.hand[o]
+        elif o == partner:
+            fixed[o] = s.pknown[o]
+        else:
+            fixed[o] = s.known[o]
+        unknown[o] = cs_size(&s.hand[o]) - cs_size(&fixed[o])
+        m = fixed[o].any
+        while m:
+            t = exp_ctz(m)
+            m &= m - 1
+            cnt[t] -= cs_count(&fixed[o], c, t)
+    for r in range(c.nrows):
+        m = s.rows[r].any
+        while m:
+            t = exp_ctz(m)
+            m &= m - 1
+            cnt[t] -= cs_count(&s.rows[r], c, t)
+    for k in range(c.npiles):
+        for i in range(s.pile_n[k]):
+            cnt[s.piles[k * c.pile_cap + i]] -= 1
+    # Cards the opponents' team is known to hold (partners) go into the opposing hands first.
+    if c.passes:
+        m = s.tknown[opp_row].any
+        while m:
+            t = exp_ctz(m)
+            m &= m - 1
+            for i in range(cs_count(&s.tknown[opp_row], c, t)):
+                forced[nforced] = t
+                nforced += 1
+                cnt[t] -= 1
+    for t in range(c.ntypes):
+        for i in range(cnt[t]):
+            pool[npool] = t
+            npool += 1
+    # Unknown slots of the opposing hands, in a random order; the forced cards take the first.
+    for o in range(nseats):
+        if o != seat and o != partner:
+            for i in range(unknown[o]):
+                slot_seat[nslots] = o
+                nslots += 1
+    for i in range(nslots - 1, 0, -1):
+        j = rng_below(rng, i + 1)
+        tmp = slot_seat[i]
+        slot_seat[i] = slot_seat[j]
+        slot_seat[j] = tmp
+    for i in range(npool - 1, 0, -1):
+        j = rng_below(rng, i + 1)
+        tmp = pool[i]
+        pool[i] = pool[j]
+        pool[j] = tmp
+    for o in range(nseats):
+        if o != seat:
+            s.hand[o] = fixed[o]
+            if c.passes and o != partner:
+                s.pknown[o] = s.known[o]
+    for i in range(nforced):
+        cs_add(&s.hand[slot_seat[i]], c, forced[i])
+        cs_add(&s.pknown[slot_seat[i]], c, forced[i])
+    k = 0
+    for i in range(nforced, nslots):
+        cs_add(&s.hand[slot_seat[i]], c, pool[k])
+        k += 1
+    if partner >= 0:
+        for i in range(unknown[partner]):
+            cs_add(&s.hand[partner], c, pool[k])
+            k += 1
+    for i in range(s.deck_n):
+        s.deck[i] = pool[k]
+        k += 1
+    s.rng = rng_next(rng)
+
+
+cdef GameOps OPS[N_EDITIONS]
+
+
+cdef void _build_ops(int e, const char* name):
+    cdef GameOps* o = &OPS[e]
+    o.name = name
+    o.state_size = sizeof(LCState)
+    o.num_decision_ids = N_DECISIONS
+    o.num_seats = lc_num_seats
+    o.team_of = lc_team_of
+    o.to_move = lc_to_move
+    o.round_index = lc_round_index
+    o.legal = lc_legal
+    o.apply = lc_apply
+    o.random_decision = lc_random_decision
+    o.scores = lc_scores
+    o.returns = lc_returns
+    o.determinize = lc_determinize
+    o.reveal = lc_reveal
+
+
+_build_ops(ED_CLASSIC, b"classic")
+_build_ops(ED_PARTNERS, b"partners")
+_build_ops(ED_EXPEDITION, b"expedition")
+
+
+# ===== the Python face: positions, views and decisions as text ====================================
+
+from engine.options import OptionSpec, resolve_options
+
+OPTION_SPECS = {
+    "classic": (
+        OptionSpec("rounds", 3, 1, 99, "rounds in a match"),
+        OptionSpec("max_turns", 300, 1, 10000, "turns per round (all seats counted) before it is scored as ended"),
+    ),
+}
+OPTION_SPECS["partners"] = OPTION_SPECS["classic"]
+OPTION_SPECS["expedition"] = OPTION_SPECS["classic"] + (
+    OptionSpec("cost", 0, 0, 100, "expedition cost subtracted from the sum of its numbers"),
+)
+SEATS = {name: _SEATS[e] for e, name in enumerate(EDITION_NAMES)}
+
+_PHASES = ("play", "draw", "over")
+_CARD_TEXT = []
+_CARD_INDEX = []
+for _e in range(N_EDITIONS):
+    _texts = [col + rank for col in _COLOURS[_e] for rank in _RANKS[_e]]
+    _CARD_TEXT.append(_texts)
+    _CARD_INDEX.append({text: t for t, text in enumerate(_texts)})
+
+
+cdef inline LCState* _lc(State st):
+    return <LCState*>st.ptr
+
+
+cdef str _pile_letter(int e, int k):
+    return "-" if CFG[e].npiles == 1 else _COLOURS[e][k]
+
+
+cdef str _format_set(int e, const CardSet* s):
+    cdef const LCConfig* c = &CFG[e]
+    cdef uint64_t m = s.any
+    cdef int t
+    if not m:
+        return "-"
+    parts = []
+    texts = _CARD_TEXT[e]
+    while m:
+        t = exp_ctz(m)
+        m &= m - 1
+        parts.append(texts[t] * cs_count(s, c, t))
+    return "".join(parts)
+
+
+cdef str _format_stack(int e, const uint8_t* cards, int n):
+    if n == 0:
+        return "-"
+    texts = _CARD_TEXT[e]
+    return "".join([texts[cards[i]] for i in range(n)])
+
+
+def _card_list(int e, str text, str field):
+    """Cards of a set or stack text ('-' is empty) as type ids, in the order written."""
+    if text == "-":
+        return []
+    if len(text) % 2:
+        raise NotationError(f"{field}: cards are two characters each", token=text,
+                            expected=f"cards like {_CARD_TEXT[e][1]}{_CARD_TEXT[e][len(_CARD_TEXT[e]) - 1]}, or - for none")
+    index = _CARD_INDEX[e]
+    out = []
+    for i in range(0, len(text), 2):
+        card = text[i:i + 2]
+        t = index.get(card)
+        if t is None:
+            raise NotationError(f"{field}: unknown card", token=card,
+                                expected=f"a colour of {_COLOURS[e]} then a rank of {_RANKS[e]}")
+        out.append(t)
+    return out
+
+
+cdef int _set_from_list(int e, list cards, CardSet* out, str field) except -1:
+    cdef const LCConfig* c = &CFG[e]
+    cdef int t
+    for t in cards:
+        if cs_count(out, c, t) >= c.copies[t]:
+            raise NotationError(f"{field}: more copies than the deck has", token=_CARD_TEXT[e][t])
+        cs_add(out, c, t)
+    return 0
+
+
+cdef int _parse_set(int e, str text, CardSet* out, str field) except -1:
+    cards = _card_list(e, text, field)
+    if cards != sorted(cards):
+        raise NotationError(f"{field}: cards of a set are written in canonical order", token=text,
+                            expected=_format_cards_sorted(e, cards))
+    _set_from_list(e, cards, out, field)
+    return 0
+
+
+def _format_cards_sorted(int e, cards):
+    return "".join(_CARD_TEXT[e][t] for t in sorted(cards)) or "-"
+
+
+cdef bint _subset(const CardSet* a, const CardSet* b, const LCConfig* c):
+    """a is a sub-multiset of b."""
+    cdef uint64_t m = a.any
+    cdef int t
+    while m:
+        t = exp_ctz(m)
+        m &= m - 1
+        if cs_count(a, c, t) > cs_count(b, c, t):
+            return False
+    return True
+
+
+class _Fields:
+    """Reads the space-separated `key=value` fields of a position or view, in a fixed order."""
+
+    def __init__(self, text: str, what: str):
+        if not isinstance(text, str):
+            raise TypeError(f"a {what} is text, not {type(text).__name__}")
+        self.tokens = text.split()
+        self.pos = 1
+        self.what = what
+        if not self.tokens:
+            raise NotationError(f"empty {what}", expected="an edition name first, e.g. classic")
+
+    def peek_key(self):
+        if self.pos >= len(self.tokens):
+            return None
+        return self.tokens[self.pos].partition("=")[0]
+
+    def take(self, key: str) -> str:
+        if self.pos >= len(self.tokens):
+            raise NotationError(f"{self.what} ends early", expected=f"field {key}=…")
+        token = self.tokens[self.pos]
+        name, sep, value = token.partition("=")
+        if name != key or not sep:
+            raise NotationError(f"{self.what} field {self.pos + 1}", token=token, expected=f"{key}=…")
+        if not value:
+            raise NotationError(f"{self.what} field {key} is empty", token=token)
+        self.pos += 1
+        return value
+
+    def finish(self):
+        if self.pos < len(self.tokens):
+            raise NotationError(f"{self.what} has extra text", token=self.tokens[self.pos],
+                                expected="nothing more")
+
+
+def _int_field(str field, str value, int low, int high):
+    text = value[1:] if value.startswith("-") else value
+    if not text.isdigit() or not text.isascii():
+        raise NotationError(f"{field}: not an integer", token=value, expected=f"an integer in {low}..{high}")
+    n = int(value)
+    if not low <= n <= high:
+        raise NotationError(f"{field}: out of range", token=value, expected=f"an integer in {low}..{high}")
+    return n
+
+
+def _split(str field, str value, int count):
+    parts = value.split("/")
+    if len(parts) != count:
+        raise NotationError(f"{field}: expected {count} entries separated by /, got {len(parts)}", token=value)
+    return parts
+
+
+cdef int _read_header(object f, LCState* s, int* edition) except -1:
+    """Edition name and rule options."""
+    name = f.tokens[0]
+    if name not in EDITION_NAMES:
+        raise NotationError(f"unknown edition in {f.what}", token=name, expected=" or ".join(EDITION_NAMES))
+    cdef int e = EDITION_NAMES.index(name)
+    edition[0] = e
+    specs = OPTION_SPECS[name]
+    given = {}
+    names = [spec.name for spec in specs]
+    while f.peek_key() in names:
+        key, _, value = f.tokens[f.pos].partition("=")
+        if key in given:
+            raise NotationError(f"option {key} given twice", token=f.tokens[f.pos])
+        spec = specs[names.index(key)]
+        given[key] = _int_field(f"option {key}", value, spec.low, spec.high)
+        f.pos += 1
+    opts = resolve_options(specs, given, name)
+    memset(s, 0, sizeof(LCState))
+    s.edition = e
+    s.nseats = CFG[e].nseats
+    s.rounds = opts["rounds"]
+    s.max_turns = opts["max_turns"]
+    s.cost = opts.get("cost", 20)
+    return 0
+
+
+cdef int _read_progress(object f, LCState* s) except -1:
+    """The round/turn/phase fields shared by positions and views."""
+    cdef const LCConfig* c = &CFG[s.edition]
+    cdef int e = s.edition
+    value = f.take("round")
+    r, sep, total = value.partition("/")
+    if not sep:
+        raise NotationError("round: expected r/R", token=value)
+    if _int_field("round (total)", total, 1, 99) != s.rounds:
+        raise NotationError("round: the total must equal the rounds option", token=value,
+                            expected=f"r/{s.rounds}")
+    s.round = _int_field("round", r, 1, s.rounds) - 1
+    s.starter = _int_field("starter", f.take("starter"), 0, c.nseats - 1)
+    s.turn = _int_field("turn", f.take("turn"), 0, s.max_turns)
+    phase = f.take("phase")
+    if phase not in _PHASES:
+        raise NotationError("phase", token=phase, expected="play, draw or over")
+    s.phase = _PHASES.index(phase)
+    value = f.take("to_move")
+    if s.phase == PH_OVER:
+        if value != "-":
+            raise NotationError("to_move: the match is over", token=value, expected="-")
+        s.to_move = NONE
+        if s.round != s.rounds - 1:
+            raise NotationError("phase=over before the last round", token=f"round={s.round + 1}/{s.rounds}")
+    else:
+        s.to_move = _int_field("to_move", value, 0, c.nseats - 1)
+        if s.turn >= s.max_turns:
+            raise NotationError("turn: a running round has fewer turns than max_turns", token=str(s.turn),
+                                expected=f"0..{s.max_turns - 1}")
+    value = f.take("nodraw")
+    if value == ".":
+        s.nodraw = NONE
+    else:
+        letters = [_pile_letter(e, k) for k in range(c.npiles)]
+        if value not in letters:
+            raise NotationError("nodraw", token=value, expected=". or a pile: " + " ".join(letters))
+        if s.phase != PH_DRAW:
+            raise NotationError("nodraw: only a position in the draw phase has one", token=value, expected=".")
+        s.nodraw = letters.index(value)
+    parts = _split("totals", f.take("totals"), c.nrows)
+    for k in range(c.nrows):
+        s.totals[k] = _int_field("totals", parts[k], -1000000, 1000000)
+    return 0
+
+
+cdef int _read_table(object f, LCState* s) except -1:
+    """rows= and piles=, and the playable masks they imply."""
+    cdef const LCConfig* c = &CFG[s.edition]
+    cdef int e = s.edition, k, col, t, top
+    parts = _split("rows", f.take("rows"), c.nrows)
+    for k in range(c.nrows):
+        _parse_set(e, parts[k], &s.rows[k], "rows")
+        s.playable[k] = c.all_types
+        for col in range(c.ncolours):
+            top = -1
+            for t in range(c.ntypes):
+                if c.colour[t] == col and c.value[t] > 0 and cs_count(&s.rows[k], c, t):
+                    if cs_count(&s.rows[k], c, t) > 1:
+                        raise NotationError("rows: numbers of an expedition strictly increase",
+                                            token=_CARD_TEXT[e][t] * 2)
+                    top = t
+            if top >= 0:
+                s.playable[k] = (s.playable[k] & ~c.colour_types[col]) | c.above[top]
+    parts = _split("piles", f.take("piles"), c.npiles)
+    for k in range(c.npiles):
+        cards = _card_list(e, parts[k], "piles")
+        if len(cards) > c.pile_cap:
+            raise NotationError("piles: too many cards in one pile", token=parts[k])
+        for i, t in enumerate(cards):
+            if c.npiles > 1 and c.colour[t] != k:
+                raise NotationError(f"piles: a card on the {_COLOURS[e][k]} pile", token=_CARD_TEXT[e][t],
+                                    expected=f"cards of colour {_COLOURS[e][k]}")
+            s.piles[k * c.pile_cap + i] = t
+        s.pile_n[k] = len(cards)
+    if s.nodraw != NONE and s.pile_n[s.nodraw] == 0:
+        raise NotationError("nodraw names an empty pile", token=_pile_letter(e, s.nodraw))
+    return 0
+
+
+cdef int _read_knowledge(object f, LCState* s, int viewer) except -1:
+    """known= (and pknown=, tknown= in partners); viewer >= 0 reads a view's masked pknown."""
+    cdef const LCConfig* c = &CFG[s.edition]
+    cdef int e = s.edition, k
+    parts = _split("known", f.take("known"), c.nseats)
+    for k in range(c.nseats):
+        _parse_set(e, parts[k], &s.known[k], "known")
+    if c.passes:
+        parts = _split("pknown", f.take("pknown"), c.nseats)
+        for k in range(c.nseats):
+            if viewer >= 0 and row_of(s, k) != row_of(s, viewer):
+                if parts[k] != "?":
+                    raise NotationError("pknown: a view cannot know what an opponent's partner knows",
+                                        token=parts[k], expected="?")
+                s.pknown[k] = s.known[k]
+            else:
+                _parse_set(e, parts[k], &s.pknown[k], "pknown")
+        parts = _split("tknown", f.take("tknown"), c.nrows)
+        for k in range(c.nrows):
+            _parse_set(e, parts[k], &s.tknown[k], "tknown")
+    return 0
+
+
+cdef int _validate(LCState* s, int viewer) except -1:
+    """Checks a filled position for everything the rules guarantee (docs/notation.md)."""
+    cdef const LCConfig* c = &CFG[s.edition]
+    cdef int e = s.edition, k, t, size, row, a, b
+    cdef int cnt[MAX_TYPES]
+    cdef CardSet rest
+    memset(cnt, 0, sizeof(cnt))
+    for k in range(c.nseats):
+        for t in range(c.ntypes):
+            cnt[t] += cs_count(&s.hand[k], c, t)
+    for k in range(c.nrows):
+        for t in range(c.ntypes):
+            cnt[t] += cs_count(&s.rows[k], c, t)
+    for k in range(c.npiles):
+        for t in range(s.pile_n[k]):
+            cnt[s.piles[k * c.pile_cap + t]] += 1
+    for t in range(s.deck_n):
+        cnt[s.deck[t]] += 1
+    for t in range(c.ntypes):
+        if cnt[t] != c.copies[t]:
+            raise NotationError(
+                f"the position holds {cnt[t]} of card {_CARD_TEXT[e][t]}, the deck has {c.copies[t]}",
+                token=_CARD_TEXT[e][t], expected="every card exactly once in hands, rows, piles and deck")
+    if s.phase != PH_OVER and s.deck_n == 0:
+        raise NotationError("deck: the draw pile is empty while the match runs", token="deck=-")
+    for k in range(c.nseats):
+        size = cs_size(&s.hand[k])
+        mover_drawing = s.phase == PH_DRAW and k == s.to_move
+        if not c.passes:
+            want = c.hand_size - (1 if mover_drawing else 0)
+            if size != want and s.phase != PH_OVER:
+                raise NotationError(f"hands: seat {k} holds {size} cards", expected=f"{want}")
+        elif size < c.min_hand - (1 if mover_drawing else 0) and s.phase != PH_OVER:
+            raise NotationError(f"hands: seat {k} holds {size} cards", expected=f"at least {c.min_hand}")
+        if not _subset(&s.known[k], &s.hand[k], c):
+            raise NotationError(f"known: seat {k}'s known cards are not all in its hand",
+                                token=_format_set(e, &s.known[k]))
+        if c.passes:
+            if not _subset(&s.known[k], &s.pknown[k], c) or not _subset(&s.pknown[k], &s.hand[k], c):
+                raise NotationError(f"pknown: seat {k}'s entry must lie between its known cards and its hand",
+                                    token=_format_set(e, &s.pknown[k]))
+    if c.passes and s.phase != PH_OVER:
+        for row in range(c.nrows):
+            size = cs_size(&s.hand[row]) + cs_size(&s.hand[row + 2])
+            want = 2 * c.hand_size - (1 if s.phase == PH_DRAW and row_of(s, s.to_move) == row else 0)
+            if size != want:
+                raise NotationError(f"hands: team {row} holds {size} cards", expected=f"{want}")
+    if c.passes:
+        for row in range(c.nrows):
+            a, b = row, row + 2
+            rest.any = 0
+            rest.extra = 0
+            cs_union(&rest, &s.hand[a], c)
+            cs_union(&rest, &s.hand[b], c)
+            for t in range(c.ntypes):
+                for _ in range(cs_count(&s.known[a], c, t) + cs_count(&s.known[b], c, t)):
+                    cs_remove(&rest, c, t)
+            if not _subset(&s.tknown[row], &rest, c):
+                raise NotationError(f"tknown: team {row}'s entry is not in its hands beside the known cards",
+                                    token=_format_set(e, &s.tknown[row]))
+    return 0
+
+
+cdef class CardState(State):
+    """A position of `classic`, `partners` or `expedition` (see docs/notation.md).
+
+    >>> import engine
+    >>> s = engine.new_game("classic", seed=1, rounds=1)
+    >>> s.to_text().split()[:4]
+    ['classic', 'rounds=1', 'max_turns=300', 'round=1/1']
+    >>> s.apply("D") # doctest: +IGNORE_EXCEPTION_DETAIL
+    Traceback (most recent call last):
+    engine.errors.IllegalDecisionError: illegal decision D for seat 0
+    """
+
+    @property
+    def phase(self) -> str:
+        """'play', 'draw' or 'over'."""
+        return _PHASES[_lc(self).phase]
+
+    @property
+    def round(self) -> int:
+        """The current round, 1-based."""
+        return _lc(self).round + 1
+
+    @property
+    def turn(self) -> int:
+        """Turns completed in the current round."""
+        return _lc(self).turn
+
+    @property
+    def options(self) -> dict:
+        cdef LCState* s = _lc(self)
+        out = {"rounds": s.rounds, "max_turns": s.max_turns}
+        if s.edition == ED_EXPEDITION:
+            out["cost"] = s.cost
+        return out
+
+    def totals(self) -> list:
+        """Scores of the completed rounds per row (seat; team in partners)."""
+        cdef LCState* s = _lc(self)
+        return [s.totals[k] for k in range(CFG[s.edition].nrows)]
+
+    def row_score(self, int row) -> int:
+        """What a row's expeditions would score if the round ended now."""
+        if not 0 <= row < 2:
+            raise ValueError(f"row {row} out of range 0..1")
+        return lc_row_score(_lc(self), row)
+
+    def expedition_score(self, int row, str colour) -> int:
+        """What one expedition (row, colour letter) would score if the round ended now."""
+        cdef LCState* s = _lc(self)
+        letters = _COLOURS[s.edition]
+        if not 0 <= row < 2 or len(colour) != 1 or colour not in letters:
+            raise ValueError(f"expected a row 0..1 and a colour of {letters}, got {row}, {colour!r}")
+        return lc_expedition_score(s, row, letters.index(colour))
+
+    # ----- decisions ---------------------------------------------------------------------
+    def decision_to_text(self, int d) -> str:
+        cdef int e = _lc(self).edition
+        cdef const LCConfig* c = &CFG[e]
+        texts = _CARD_TEXT[e]
+        if 0 <= d < D_DISCARD and d < c.ntypes:
+            return "+" + texts[d]
+        if D_DISCARD <= d < D_DRAW_DECK and d - D_DISCARD < c.ntypes:
+            return "-" + texts[d - D_DISCARD]
+        if d == D_DRAW_DECK:
+            return "D"
+        if D_DRAW_PILE <= d < D_DRAW_PILE + c.npiles:
+            return "D" + _pile_letter(e, d - D_DRAW_PILE)
+        if c.passes and D_PASS <= d < N_DECISIONS and PASS_T2[d - D_PASS] < c.ntypes:
+            return ">" + texts[PASS_T1[d - D_PASS]] + texts[PASS_T2[d - D_PASS]]
+        raise ValueError(f"{d} is not a decision id of {EDITION_NAMES[e]}")
+
+    def parse_decision(self, str text) -> int:
+        cdef int e = _lc(self).edition
+        cdef const LCConfig* c = &CFG[e]
+        index = _CARD_INDEX[e]
+        piles = "".join(_pile_letter(e, k) for k in range(c.npiles))
+        expected = f"+card, -card, D, D<pile of {piles}>" + (" or >cardcard" if c.passes else "")
+        if not isinstance(text, str) or not text:
+            raise NotationError("empty decision", expected=expected)
+        if text[0] in "+-" and len(text) == 3 and text[1:] in index:
+            return (D_PLAY if text[0] == "+" else D_DISCARD) + index[text[1:]]
+        if text == "D":
+            return D_DRAW_DECK
+        if len(text) == 2 and text[0] == "D" and text[1] in piles:
+            return D_DRAW_PILE + piles.index(text[1])
+        if text[0] == ">" and c.passes and len(text) == 5 and text[1:3] in index and text[3:5] in index:
+            t1, t2 = sorted((index[text[1:3]], index[text[3:5]]))
+            return pass_id(t1, t2)
+        raise NotationError(f"not a decision of {EDITION_NAMES[e]}", token=text, expected=expected)
+
+    # ----- history ---------------------------------------------------------------------------
+    def history(self, seat=None) -> list:
+        """The decisions of the current round as text; masked for `seat` if given (else the
+        referee's record, with the cards drawn from the draw pile)."""
+        cdef int e = _lc(self).edition
+        if seat is not None:
+            self._check_seat(seat)
+        out = []
+        for mover, d, revealed in self._history_entries():
+            text = self.decision_to_text(d)
+            if d == D_DRAW_DECK:
+                if seat is None or seat == mover:
+                    text += ":" + _CARD_TEXT[e][revealed]
+            elif d >= D_PASS and seat is not None and (seat & 1) != (mover & 1):
+                text = ">?"
+            out.append(text)
+        return out
+
+    # ----- positions -----------------------------------------------------------------------
+    def to_text(self) -> str:
+        """The full position (referee view); `from_text(to_text())` gives it back exactly."""
+        return self._format(-1)
+
+    def view_text(self, int seat) -> str:
+        """What `seat` knows, with the masked history of the current round."""
+        self._check_seat(seat)
+        return self._format(seat)
+
+    def view(self, int seat):
+        """The seat's view as an `engine.View`."""
+        from engine.view import View
+        return View.from_text(self.view_text(seat))
+
+    def _format(self, int viewer) -> str:
+        cdef LCState* s = _lc(self)
+        cdef int e = s.edition, k
+        cdef const LCConfig* c = &CFG[e]
+        out = [EDITION_NAMES[e], f"rounds={s.rounds}", f"max_turns={s.max_turns}"]
+        if e == ED_EXPEDITION:
+            out.append(f"cost={s.cost}")
+        if viewer >= 0:
+            out.append(f"seat={viewer}")
+        out.append(f"round={s.round + 1}/{s.rounds}")
+        out.append(f"starter={s.starter}")
+        out.append(f"turn={s.turn}")
+        out.append(f"phase={_PHASES[s.phase]}")
+        out.append("to_move=" + ("-" if s.phase == PH_OVER else str(s.to_move)))
+        out.append("nodraw=" + ("." if s.nodraw == NONE else _pile_letter(e, s.nodraw)))
+        out.append("totals=" + "/".join(str(s.totals[k]) for k in range(c.nrows)))
+        hands = []
+        for k in range(c.nseats):
+            if viewer < 0 or k == viewer:
+                hands.append(_format_set(e, &s.hand[k]))
+            else:
+                seen = &s.pknown[k] if (c.passes and k == (viewer + 2) % 4) else &s.known[k]
+                hidden = cs_size(&s.hand[k]) - cs_size(seen)
+                text = _format_set(e, seen) if seen.any else ""
+                text += f"?{hidden}" if hidden else ""
+                hands.append(text or "-")
+        out.append("hands=" + "/".join(hands))
+        out.append("rows=" + "/".join(_format_set(e, &s.rows[k]) for k in range(c.nrows)))
+        out.append("piles=" + "/".join(_format_stack(e, &s.piles[k * c.pile_cap], s.pile_n[k])
+                                       for k in range(c.npiles)))
+        out.append("deck=" + (str(s.deck_n) if viewer >= 0 else _format_stack(e, s.deck, s.deck_n)))
+        out.append("known=" + "/".join(_format_set(e, &s.known[k]) for k in range(c.nseats)))
+        if c.passes:
+            out.append("pknown=" + "/".join(
+                "?" if viewer >= 0 and (k & 1) != (viewer & 1) else _format_set(e, &s.pknown[k])
+                for k in range(c.nseats)))
+            out.append("tknown=" + "/".join(_format_set(e, &s.tknown[k]) for k in range(c.nrows)))
+        if viewer < 0:
+            out.append(f"rng={s.rng:016x}")
+        else:
+            out.append("history=" + (",".join(self.history(viewer)) or "-"))
+        return " ".join(out)
+
+    @classmethod
+    def from_text(cls, str text) -> CardState:
+        """Parses a full position; raises NotationError naming the bad field."""
+        cdef LCState s
+        cdef int e, k
+        f = _Fields(text, "position")
+        _read_header(f, &s, &e)
+        c = &CFG[e]
+        _read_progress(f, &s)
+        parts = _split("hands", f.take("hands"), c.nseats)
+        for k in range(c.nseats):
+            _parse_set(e, parts[k], &s.hand[k], "hands")
+        _read_table(f, &s)
+        cards = _card_list(e, f.take("deck"), "deck")
+        for k, t in enumerate(cards):
+            s.deck[k] = t
+        s.deck_n = len(cards)
+        _read_knowledge(f, &s, -1)
+        value = f.take("rng")
+        if len(value) != 16 or any(ch not in "0123456789abcdef" for ch in value):
+            raise NotationError("rng", token=value, expected="16 lowercase hex digits")
+        s.rng = int(value, 16)
+        f.finish()
+        _validate(&s, -1)
+        cdef CardState st = cls.__new__(cls)
+        st._adopt(&OPS[e], &s)
+        return st
+
+    @classmethod
+    def parse_view(cls, str text):
+        """Parses a view: (a position consistent with it, the seat, the history as text).
+
+        The position deals the cards the seat cannot see in canonical order; determinize it
+        (State.determinized) to sample one at random.
+        """
+        cdef LCState s
+        cdef int e, k, seat, hidden, t, i, partner, opp
+        cdef int unknown[MAX_SEATS]
+        cdef int cnt[MAX_TYPES]
+        f = _Fields(text, "view")
+        _read_header(f, &s, &e)
+        c = &CFG[e]
+        seat = _int_field("seat", f.take("seat"), 0, c.nseats - 1)
+        partner = (seat + 2) % 4 if c.passes else -1
+        _read_progress(f, &s)
+        parts = _split("hands", f.take("hands"), c.nseats)
+        seen = []
+        for k in range(c.nseats):
+            part = parts[k]
+            cards_text, q, count = part.partition("?")
+            if k == seat and q:
+                raise NotationError("hands: the viewer's own hand is fully known", token=part)
+            unknown[k] = _int_field("hands (unknown cards)", count, 0, c.deck_size) if q else 0
+            if cards_text == "" and not q:
+                raise NotationError("hands: empty entry", token=part, expected="cards, ?n or -")
+            seen.append(_card_list(e, cards_text or "-", "hands"))
+            if seen[k] != sorted(seen[k]):
+                raise NotationError("hands: cards of a set are written in canonical order", token=part)
+            _set_from_list(e, seen[k], &s.hand[k], "hands")
+        _read_table(f, &s)
+        deck_n = _int_field("deck", f.take("deck"), 0, c.deck_size)
+        s.deck_n = deck_n
+        _read_knowledge(f, &s, seat)
+        for k in range(c.nseats):
+            if k != seat:
+                want = &s.pknown[k] if k == partner else &s.known[k]
+                if _format_set(e, want) != _format_set(e, &s.hand[k]):
+                    raise NotationError(f"hands: seat {k}'s known cards disagree with "
+                                        + ("pknown" if k == partner else "known"), token=parts[k],
+                                        expected=_format_set(e, want))
+        history_text = f.take("history")
+        f.finish()
+        history = [] if history_text == "-" else history_text.split(",")
+        # Deal the unseen cards in canonical order: the opposing team's tknown cards first into the
+        # opposing hands, then every other unknown place (hands by seat, then the draw pile).
+        for t in range(c.ntypes):
+            cnt[t] = c.copies[t]
+        for k in range(c.nseats):
+            for t in range(c.ntypes):
+                cnt[t] -= cs_count(&s.hand[k], c, t)
+        for k in range(c.nrows):
+            for t in range(c.ntypes):
+                cnt[t] -= cs_count(&s.rows[k], c, t)
+        for k in range(c.npiles):
+            for i in range(s.pile_n[k]):
+                cnt[s.piles[k * c.pile_cap + i]] -= 1
+        for t in range(c.ntypes):
+            if cnt[t] < 0:
+                raise NotationError(f"the view shows more of card {_CARD_TEXT[e][t]} than the deck has",
+                                    token=_CARD_TEXT[e][t])
+        pool = [t for t in range(c.ntypes) for _ in range(cnt[t])]
+        slots = sum(unknown[k] for k in range(c.nseats)) + deck_n
+        if len(pool) != slots:
+            raise NotationError(f"the view hides {slots} cards (unknown hand cards and draw pile) "
+                                f"but {len(pool)} cards are unaccounted for", token=f"deck={deck_n}")
+        if c.passes:
+            opp = 1 - row_of(&s, seat)
+            for t in range(c.ntypes):
+                for i in range(cs_count(&s.tknown[opp], c, t)):
+                    if t not in pool:
+                        raise NotationError("tknown: a card that cannot be in the opposing hands",
+                                            token=_CARD_TEXT[e][t])
+                    pool.remove(t)
+                    for k in (opp, opp + 2):
+                        if unknown[k] > 0:
+                            cs_add(&s.hand[k], c, t)
+                            cs_add(&s.pknown[k], c, t)
+                            unknown[k] -= 1
+                            break
+                    else:
+                        raise NotationError("tknown: more cards than the opposing hands hide",
+                                            token=_format_set(e, &s.tknown[opp]))
+        i = 0
+        for k in range(c.nseats):
+            for _ in range(unknown[k]):
+                cs_add(&s.hand[k], c, pool[i])
+                i += 1
+        for k in range(deck_n):
+            s.deck[k] = pool[i]
+            i += 1
+        _validate(&s, seat)
+        cdef CardState st = cls.__new__(cls)
+        st._adopt(&OPS[e], &s)
+        return st, seat, history
+
+
+def new_state(str edition, seed, options) -> CardState:
+    """Deals the first round of a new match from `seed` (options already validated)."""
+    if edition not in EDITION_NAMES:
+        raise ValueError(f"not a card edition: {edition!r}")
+    cdef int e = EDITION_NAMES.index(edition)
+    cdef LCState s
+    opts = resolve_options(OPTION_SPECS[edition], options, edition)
+    memset(&s, 0, sizeof(LCState))
+    s.edition = e
+    s.nseats = CFG[e].nseats
+    s.rounds = opts["rounds"]
+    s.max_turns = opts["max_turns"]
+    s.cost = opts.get("cost", 20)
+    s.rng = <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF)
+    s.starter = 0
+    lc_deal(&s)
+    cdef CardState st = CardState.__new__(CardState)
+    st._adopt(&OPS[e], &s)
+    return st
+
+
+def expedition_score(str edition, cards, cost=None) -> int:
+    """Scores one colour's expedition given as card texts (for tests and tools).
+
+    >>> expedition_score("classic", ["yW", "yW", "yW"])
+    -80
+    """
+    cdef int e = EDITION_NAMES.index(edition)
+    cdef LCState s
+    memset(&s, 0, sizeof(LCState))
+    s.edition = e
+    s.cost = (0 if e == ED_EXPEDITION else 20) if cost is None else cost
+    cols = set()
+    for card in cards:
+        (t,) = _card_list(e, card, "cards")
+        cols.add(CFG[e].colour[t])
+        _set_from_list(e, [t], &s.rows[0], "cards")
+    if len(cols) > 1:
+        raise ValueError("an expedition holds cards of one colour")
+    return lc_expedition_score(&s, 0, cols.pop()) if cols else 0
