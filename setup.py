@@ -14,13 +14,32 @@ MODULES = [
 ]
 
 
+def _amd_family() -> int | None:
+    """The CPU family on AMD processors, read from /proc/cpuinfo (None elsewhere)."""
+    try:
+        with open("/proc/cpuinfo", encoding="ascii", errors="replace") as f:
+            info = f.read(8192)
+    except OSError:
+        return None
+    if "AuthenticAMD" not in info:
+        return None
+    for line in info.splitlines():
+        if line.startswith("cpu family"):
+            return int(line.split(":")[1])
+    return None
+
+
 def compile_args() -> list[str]:
+    """Optimisation flags: the engine is built on the machine that runs it, like Stockfish's
+    ARCH=native builds. BMI2's PDEP selects the r-th legal card in one instruction, which makes
+    random playouts ~1.6x faster; AMD Zen 1/2 (family 23) microcode PDEP, so it is avoided there."""
     if "EXPEDITIONS_CFLAGS" in os.environ:
         return os.environ["EXPEDITIONS_CFLAGS"].split()
     args = ["-O3", "-fno-strict-aliasing", "-Wno-unused-function"]
-    # x86-64-v2 (2009 and later) has POPCNT, which the bitboards use in every move generation.
     if platform.machine() in ("x86_64", "AMD64"):
-        args.append("-march=x86-64-v2")
+        args.append("-march=native")
+        if _amd_family() == 23:
+            args.append("-DEXP_SLOW_PDEP")
     return args
 
 

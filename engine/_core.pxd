@@ -12,11 +12,27 @@ cdef extern from *:
         *lo = (uint64_t)m;
         return (uint64_t)(m >> 64);
     }
-    /* index of the r-th (0-based) set bit of x; x must have more than r bits set */
+    /* Index of the r-th (0-based) set bit of x; x must have more than r bits set.
+       With BMI2 one PDEP does it (setup.py defines EXP_SLOW_PDEP on CPUs that microcode it).
+       Otherwise a branch-free binary search on popcounts: in random playouts r is
+       unpredictable, and a loop of r steps mispredicts its exit almost every time. */
+    #if defined(__BMI2__) && !defined(EXP_SLOW_PDEP)
+    #include <immintrin.h>
     static inline int exp_select(uint64_t x, int r) {
-        while (r-- > 0) x &= x - 1;
-        return __builtin_ctzll(x);
+        return __builtin_ctzll(_pdep_u64(1ull << r, x));
     }
+    #else
+    static inline int exp_select(uint64_t x, int r) {
+        int pos = 0, c, s;
+        c = __builtin_popcountll(x & 0xFFFFFFFFull); s = (r >= c) ? 32 : 0; r -= (r >= c) ? c : 0; x >>= s; pos += s;
+        c = __builtin_popcountll(x & 0xFFFFull);     s = (r >= c) ? 16 : 0; r -= (r >= c) ? c : 0; x >>= s; pos += s;
+        c = __builtin_popcountll(x & 0xFFull);       s = (r >= c) ? 8 : 0;  r -= (r >= c) ? c : 0; x >>= s; pos += s;
+        c = __builtin_popcountll(x & 0xFull);        s = (r >= c) ? 4 : 0;  r -= (r >= c) ? c : 0; x >>= s; pos += s;
+        c = __builtin_popcountll(x & 0x3ull);        s = (r >= c) ? 2 : 0;  r -= (r >= c) ? c : 0; x >>= s; pos += s;
+        c = (int)(x & 1);                            s = (r >= c) ? 1 : 0;  pos += s;
+        return pos;
+    }
+    #endif
     """
     int exp_popcount(uint64_t x) noexcept nogil
     int exp_ctz(uint64_t x) noexcept nogil
@@ -78,6 +94,8 @@ ctypedef struct GameOps:
     void (*returns)(const void* s, double* out) noexcept nogil      # per seat, 1 win .5 draw 0 loss
     void (*determinize)(void* s, int seat, Rng* rng) noexcept nogil
     int (*reveal)(const void* s, int decision) noexcept nogil  # what the mover alone sees, or -1
+    int (*playout)(void* s, Rng* rng) noexcept nogil   # optional fast random playout, or NULL
+    void (*reset)(void* s, uint64_t seed) noexcept nogil  # a new match, same options, dealt from seed
 
 
 cdef void rank_returns(int nseats, const int* team, const double* key, double* out) noexcept nogil

@@ -93,7 +93,7 @@ ctypedef struct LCState:
     uint16_t turn
     int16_t cost
     uint8_t deck_n
-    uint8_t _pad0
+    uint8_t nonempty      # bit k: discard pile k holds a card (derived from pile_n)
     int32_t totals[MAX_ROWS]
     uint8_t pile_n[MAX_PILES]
     uint8_t _pad1[3]
@@ -258,6 +258,7 @@ cdef void lc_deal(LCState* s) noexcept nogil:
     memset(s.deck, 0, sizeof(s.deck))
     memset(s.piles, 0, sizeof(s.piles))
     memset(s.pile_n, 0, sizeof(s.pile_n))
+    s.nonempty = 0
     for k in range(MAX_ROWS):
         s.playable[k] = c.all_types
     dealt = c.hand_size * c.nseats
@@ -348,76 +349,95 @@ cdef inline void lc_forget(LCState* s, const LCConfig* c, int seat, int t) noexc
         cs_remove(&s.pknown[seat], c, t)
 
 
+cdef inline void lc_do_play(LCState* s, const LCConfig* c, int t) noexcept nogil:
+    """Plays type t from the mover's hand onto its own row."""
+    cdef int p = s.to_move, row = row_of(s, p)
+    cs_remove(&s.hand[p], c, t)
+    lc_forget(s, c, p, t)
+    cs_add(&s.rows[row], c, t)
+    if c.value[t] > 0:
+        s.playable[row] = (s.playable[row] & ~c.colour_types[c.colour[t]]) | c.above[t]
+    s.phase = PH_DRAW
+    s.nodraw = NONE
+
+
+cdef inline void lc_do_discard(LCState* s, const LCConfig* c, int t) noexcept nogil:
+    cdef int p = s.to_move, k = pile_of(c, t)
+    cs_remove(&s.hand[p], c, t)
+    lc_forget(s, c, p, t)
+    s.piles[k * c.pile_cap + s.pile_n[k]] = t
+    s.pile_n[k] += 1
+    s.nonempty |= 1 << k
+    s.phase = PH_DRAW
+    s.nodraw = k
+
+
+cdef inline void lc_do_draw_deck(LCState* s, const LCConfig* c) noexcept nogil:
+    s.deck_n -= 1
+    cdef int t = s.deck[s.deck_n]
+    s.deck[s.deck_n] = 0
+    cs_add(&s.hand[s.to_move], c, t)
+    lc_end_turn(s)
+
+
+cdef inline void lc_do_draw_pile(LCState* s, const LCConfig* c, int k) noexcept nogil:
+    """Takes the top of discard pile k: the card is now known to be in the mover's hand."""
+    cdef int p = s.to_move, t
+    s.pile_n[k] -= 1
+    t = s.piles[k * c.pile_cap + s.pile_n[k]]
+    s.piles[k * c.pile_cap + s.pile_n[k]] = 0
+    if s.pile_n[k] == 0:
+        s.nonempty &= ~(1 << k)
+    cs_add(&s.hand[p], c, t)
+    cs_add(&s.known[p], c, t)
+    if c.passes:
+        cs_add(&s.pknown[p], c, t)
+    lc_end_turn(s)
+
+
+cdef void lc_do_pass(LCState* s, const LCConfig* c, int t1, int t2) noexcept nogil:
+    """Passes two cards to the partner: a whole turn, seen only by the two partners."""
+    cdef int p = s.to_move, partner = (p + 2) % 4, row = row_of(s, p)
+    # The opponents no longer know which of the two hands holds the passer's known cards.
+    cs_union(&s.tknown[row], &s.known[p], c)
+    s.known[p].any = 0
+    s.known[p].extra = 0
+    cs_remove(&s.hand[p], c, t1)
+    cs_remove(&s.hand[p], c, t2)
+    cs_remove(&s.pknown[p], c, t1)
+    cs_remove(&s.pknown[p], c, t2)
+    cs_add(&s.hand[partner], c, t1)
+    cs_add(&s.hand[partner], c, t2)
+    cs_add(&s.pknown[partner], c, t1)
+    cs_add(&s.pknown[partner], c, t2)
+    lc_end_turn(s)
+
+
 cdef void lc_apply(void* sp, int d) noexcept nogil:
     cdef LCState* s = <LCState*>sp
     cdef const LCConfig* c = cfg_of(s)
-    cdef int p = s.to_move, t, k, row, t1, t2, partner
-    if d < D_DISCARD:                      # play onto the own row
-        t = d
-        cs_remove(&s.hand[p], c, t)
-        lc_forget(s, c, p, t)
-        row = row_of(s, p)
-        cs_add(&s.rows[row], c, t)
-        if c.value[t] > 0:
-            s.playable[row] = (s.playable[row] & ~c.colour_types[c.colour[t]]) | c.above[t]
-        s.phase = PH_DRAW
-        s.nodraw = NONE
-    elif d < D_DRAW_DECK:                  # discard
-        t = d - D_DISCARD
-        cs_remove(&s.hand[p], c, t)
-        lc_forget(s, c, p, t)
-        k = pile_of(c, t)
-        s.piles[k * c.pile_cap + s.pile_n[k]] = t
-        s.pile_n[k] += 1
-        s.phase = PH_DRAW
-        s.nodraw = k
+    if d < D_DISCARD:
+        lc_do_play(s, c, d)
+    elif d < D_DRAW_DECK:
+        lc_do_discard(s, c, d - D_DISCARD)
     elif d == D_DRAW_DECK:
-        s.deck_n -= 1
-        t = s.deck[s.deck_n]
-        s.deck[s.deck_n] = 0
-        cs_add(&s.hand[p], c, t)
-        lc_end_turn(s)
-    elif d < D_PASS:                       # draw the top of a discard pile: now known to all
-        k = d - D_DRAW_PILE
-        s.pile_n[k] -= 1
-        t = s.piles[k * c.pile_cap + s.pile_n[k]]
-        s.piles[k * c.pile_cap + s.pile_n[k]] = 0
-        cs_add(&s.hand[p], c, t)
-        cs_add(&s.known[p], c, t)
-        if c.passes:
-            cs_add(&s.pknown[p], c, t)
-        lc_end_turn(s)
-    else:                                  # pass two cards to the partner (a whole turn)
-        t1 = PASS_T1[d - D_PASS]
-        t2 = PASS_T2[d - D_PASS]
-        partner = (p + 2) % 4
-        row = row_of(s, p)
-        # The opponents no longer know which of the two hands holds the passer's known cards.
-        cs_union(&s.tknown[row], &s.known[p], c)
-        s.known[p].any = 0
-        s.known[p].extra = 0
-        cs_remove(&s.hand[p], c, t1)
-        cs_remove(&s.hand[p], c, t2)
-        cs_remove(&s.pknown[p], c, t1)
-        cs_remove(&s.pknown[p], c, t2)
-        cs_add(&s.hand[partner], c, t1)
-        cs_add(&s.hand[partner], c, t2)
-        cs_add(&s.pknown[partner], c, t1)
-        cs_add(&s.pknown[partner], c, t2)
-        lc_end_turn(s)
+        lc_do_draw_deck(s, c)
+    elif d < D_PASS:
+        lc_do_draw_pile(s, c, d - D_DRAW_PILE)
+    else:
+        lc_do_pass(s, c, PASS_T1[d - D_PASS], PASS_T2[d - D_PASS])
 
 
 cdef inline int lc_can_pass(const LCState* s, const LCConfig* c, int p) noexcept nogil:
     return c.passes and cs_size(&s.hand[p]) >= c.min_hand + 2
 
 
-cdef inline int lc_draw_sources(const LCState* s, const LCConfig* c) noexcept nogil:
+cdef inline int lc_draw_sources(const LCState* s) noexcept nogil:
     """Bit 0: the draw pile; bit 1+k: discard pile k may be drawn from."""
-    cdef int m = 1, k
-    for k in range(c.npiles):
-        if s.pile_n[k] and k != s.nodraw:
-            m |= 2 << k
-    return m
+    cdef int piles = s.nonempty
+    if s.nodraw != NONE:
+        piles &= ~(1 << s.nodraw)
+    return 1 | (piles << 1)
 
 
 cdef int lc_legal(const void* sp, int* out) noexcept nogil:
@@ -451,7 +471,7 @@ cdef int lc_legal(const void* sp, int* out) noexcept nogil:
                     n += 1
                     m2 &= m2 - 1
     elif s.phase == PH_DRAW:
-        src = lc_draw_sources(s, c)
+        src = lc_draw_sources(s)
         out[n] = D_DRAW_DECK
         n += 1
         src >>= 1
@@ -465,15 +485,18 @@ cdef int lc_legal(const void* sp, int* out) noexcept nogil:
     return n
 
 
-cdef int lc_random_decision(const void* sp, Rng* rng) noexcept nogil:
+cdef int lc_random_pass(const LCState* s, int r) noexcept nogil:
+    """The r-th legal decision (r beyond the plays and discards: a pass)."""
+    cdef int moves[MAX_LEGAL]
+    lc_legal(s, moves)
+    return moves[r]
+
+
+cdef inline int lc_random_decision_inline(const LCState* s, const LCConfig* c, Rng* rng) noexcept nogil:
     """Same distribution and order as legal()[below(len)], without building the list."""
-    cdef const LCState* s = <const LCState*>sp
-    cdef const LCConfig* c
     cdef int p = s.to_move, np, nd, npass = 0, r, k, src
     cdef uint64_t h, plays
-    cdef int moves[MAX_LEGAL]
     if s.phase == PH_PLAY:
-        c = cfg_of(s)
         h = s.hand[p].any
         plays = h & s.playable[row_of(s, p)]
         np = exp_popcount(plays)
@@ -486,13 +509,48 @@ cdef int lc_random_decision(const void* sp, Rng* rng) noexcept nogil:
             return D_PLAY + exp_select(plays, r)
         if r < np + nd:
             return D_DISCARD + exp_select(h, r - np)
-        lc_legal(sp, moves)
-        return moves[r]
-    c = cfg_of(s)
-    src = lc_draw_sources(s, c)
+        return lc_random_pass(s, r)
+    src = lc_draw_sources(s)
     r = rng_below(rng, exp_popcount(src))
     k = exp_select(src, r)
     return D_DRAW_DECK if k == 0 else D_DRAW_PILE + k - 1
+
+
+cdef int lc_random_decision(const void* sp, Rng* rng) noexcept nogil:
+    cdef const LCState* s = <const LCState*>sp
+    return lc_random_decision_inline(s, cfg_of(s), rng)
+
+
+cdef int lc_playout(void* sp, Rng* rng) noexcept nogil:
+    """Uniformly random decisions to the end of the match, with every step inlined."""
+    cdef LCState* s = <LCState*>sp
+    cdef const LCConfig* c = cfg_of(s)
+    cdef int n = 0, d
+    while s.phase != PH_OVER:
+        d = lc_random_decision_inline(s, c, rng)
+        if d < D_DISCARD:
+            lc_do_play(s, c, d)
+        elif d < D_DRAW_DECK:
+            lc_do_discard(s, c, d - D_DISCARD)
+        elif d == D_DRAW_DECK:
+            lc_do_draw_deck(s, c)
+        elif d < D_PASS:
+            lc_do_draw_pile(s, c, d - D_DRAW_PILE)
+        else:
+            lc_do_pass(s, c, PASS_T1[d - D_PASS], PASS_T2[d - D_PASS])
+        n += 1
+    return n
+
+
+cdef void lc_reset(void* sp, uint64_t seed) noexcept nogil:
+    """Starts the match again with a new deal from `seed`, keeping edition and options."""
+    cdef LCState* s = <LCState*>sp
+    s.totals[0] = 0
+    s.totals[1] = 0
+    s.round = 0
+    s.starter = 0
+    s.rng = seed
+    lc_deal(s)
 
 
 cdef int lc_num_seats(const void* sp) noexcept nogil:
@@ -648,6 +706,8 @@ cdef void _build_ops(int e, const char* name):
     o.returns = lc_returns
     o.determinize = lc_determinize
     o.reveal = lc_reveal
+    o.playout = lc_playout
+    o.reset = lc_reset
 
 
 _build_ops(ED_CLASSIC, b"classic")
@@ -918,6 +978,8 @@ cdef int _read_table(object f, LCState* s) except -1:
                                     expected=f"cards of colour {_COLOURS[e][k]}")
             s.piles[k * c.pile_cap + i] = t
         s.pile_n[k] = len(cards)
+        if cards:
+            s.nonempty |= 1 << k
     if s.nodraw != NONE and s.pile_n[s.nodraw] == 0:
         raise NotationError("nodraw names an empty pile", token=_pile_letter(e, s.nodraw))
     return 0

@@ -408,7 +408,8 @@ class BaseGame:
             raise ValueError(f"seat must be in 0..{self.ED.seats - 1}, got {seat!r}")
 
     def _view_extra(self, seat: int) -> list[str]:
-        return []
+        # What every seat knows about every hand is public.
+        return ["known=" + "/".join(self.ED.set_text(k) for k in self.known)]
 
     def history_text(self, seat: int | None = None) -> str:
         """The decisions of the current round on this object: the referee's record

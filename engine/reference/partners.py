@@ -162,10 +162,13 @@ class Game(BaseGame):
                 "tknown=" + "/".join(ed.set_text(k) for k in self.tknown)]
 
     def _view_extra(self, seat: int) -> list[str]:
-        # Only the opposing team's set; the own team's entry is '-'.
-        mine = team_of(seat)
-        return ["tknown=" + "/".join("-" if t == mine else self.ED.set_text(self.tknown[t])
-                                     for t in range(2))]
+        # known and tknown are public; what partners know of each other's hands is private to
+        # the team, so the opponents' pknown entries are masked as '?'.
+        ed, mine = self.ED, team_of(seat)
+        return ["known=" + "/".join(ed.set_text(k) for k in self.known),
+                "pknown=" + "/".join(ed.set_text(self.pknown[s]) if team_of(s) == mine else "?"
+                                     for s in range(4)),
+                "tknown=" + "/".join(ed.set_text(k) for k in self.tknown)]
 
     @classmethod
     def _knowledge_field_names(cls) -> list[str]:
