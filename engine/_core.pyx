@@ -127,6 +127,11 @@ cdef class State:
         return self.ops.name.decode()
 
     @property
+    def state_size(self) -> int:
+        """Bytes of the C struct (what a copy moves)."""
+        return self.ops.state_size
+
+    @property
     def num_seats(self) -> int:
         return self.ops.num_seats(self.ptr)
 
@@ -326,3 +331,46 @@ def compiled_playouts(State template, long games, seed) -> int:
     finally:
         PyMem_Free(buf)
     return total
+
+
+def measure_copy_ns(State state, long copies) -> float:
+    """Mean nanoseconds to copy the state's C struct (what a searcher does per determinization)."""
+    from time import perf_counter_ns
+    cdef size_t size = state.ops.state_size
+    cdef char* bufs = <char*>PyMem_Malloc(2 * size)
+    if bufs == NULL:
+        raise MemoryError()
+    cdef long i
+    cdef unsigned long sink = 0
+    try:
+        start = perf_counter_ns()
+        with nogil:
+            for i in range(copies):
+                memcpy(bufs + (i & 1) * size, state.ptr, size)
+                sink += <unsigned char>bufs[(i & 1) * size + (i % size)]
+        elapsed = perf_counter_ns() - start
+    finally:
+        PyMem_Free(bufs)
+    return elapsed / copies + 0.0 * sink
+
+
+def measure_determinize_ns(State state, int seat, long samples) -> float:
+    """Mean nanoseconds to copy the state and redeal what `seat` cannot see."""
+    from time import perf_counter_ns
+    cdef size_t size = state.ops.state_size
+    cdef void* buf = PyMem_Malloc(size)
+    if buf == NULL:
+        raise MemoryError()
+    cdef Rng rng
+    rng.x = 12345
+    cdef long i
+    try:
+        start = perf_counter_ns()
+        with nogil:
+            for i in range(samples):
+                memcpy(buf, state.ptr, size)
+                state.ops.determinize(buf, seat, &rng)
+        elapsed = perf_counter_ns() - start
+    finally:
+        PyMem_Free(buf)
+    return elapsed / samples

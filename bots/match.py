@@ -1,0 +1,56 @@
+"""Plays a game between in-process policies, each seeing only its own seat's view.
+
+Used by `expeditions selfplay` and by strength measurements; the arena plays the same games
+between external processes through the protocol.
+
+>>> from bots.match import play_match
+>>> from bots.random import RandomPolicy
+>>> r = play_match("classic", 5, [RandomPolicy(1), RandomPolicy(2)], {"rounds": 1})
+>>> len(r.scores), r.decisions > 0
+(2, True)
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import engine
+from bots.policy import Limits, Policy
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """The outcome of one game."""
+
+    edition: str
+    seed: int
+    scores: list[int]
+    """Final totals per seat."""
+    returns: list[float]
+    """Per seat: 1 win, 0.5 draw, 0 loss (share of opponents beaten)."""
+    decisions: int
+    final_position: str
+
+
+def play_match(edition: str, seed: int, policies: Sequence[Policy], options: Mapping[str, object] | None = None,
+               players: int | None = None, limits: Limits | None = None) -> MatchResult:
+    """Deals from `seed` and lets policies[seat] decide for every seat until the match ends."""
+    state = engine.new_game(edition, seed=seed, players=players, **dict(options or {}))
+    if len(policies) != state.num_seats:
+        raise ValueError(f"{edition} with {state.num_seats} seats needs {state.num_seats} policies, "
+                         f"got {len(policies)}")
+    resolved = engine.get_edition(edition).resolve_options(options)
+    for seat, policy in enumerate(policies):
+        policy.new_game(edition, resolved, state.num_seats, seat)
+    limits = limits or Limits()
+    decisions = 0
+    while not state.is_terminal():
+        seat = state.to_move
+        view = state.view(seat)
+        decision = policies[seat].choose(view, limits)
+        state.apply(decision)
+        decisions += 1
+    scores, returns = state.scores(), state.returns()
+    for seat, policy in enumerate(policies):
+        policy.game_over(" ".join(map(str, scores)))
+    return MatchResult(edition, seed, scores, returns, decisions, state.to_text())

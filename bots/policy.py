@@ -1,0 +1,136 @@
+"""The interface every built-in bot implements, in-process or behind the protocol.
+
+A policy sees only a seat's `engine.View` and answers with one atomic decision.
+
+>>> import engine
+>>> from bots.random import RandomPolicy
+>>> from bots.policy import Limits
+>>> p = RandomPolicy(seed=1)
+>>> view = engine.new_game("classic", seed=2).view(0)
+>>> p.choose(view, Limits()) in view.legal()
+True
+"""
+from __future__ import annotations
+
+import threading
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine import View
+
+InfoCallback = Callable[[dict[str, Any]], None]
+"""Receives progress reports while a policy thinks (iterations, time, value, pv, string)."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How much a decision may cost; mirrors the protocol's `go` arguments (docs/protocol.md)."""
+
+    movetime_ms: int | None = None
+    """Think exactly about this long (at most)."""
+    clocks_ms: tuple[int, ...] | None = None
+    """Remaining clock per seat, when the game is played with clocks."""
+    increments_ms: tuple[int, ...] | None = None
+    """Increment per seat added after each decision."""
+    iterations: int | None = None
+    """Search iterations (playouts) budget."""
+    nodes: int | None = None
+    """Search tree nodes budget."""
+    infinite: bool = False
+    """Think until told to stop."""
+
+    def time_budget_ms(self, seat: int, default_ms: int | None = None) -> int | None:
+        """A time to spend on this decision: movetime, else a share of the seat's clock."""
+        if self.movetime_ms is not None:
+            return self.movetime_ms
+        if self.clocks_ms is not None and seat < len(self.clocks_ms):
+            inc = self.increments_ms[seat] if self.increments_ms and seat < len(self.increments_ms) else 0
+            return max(1, min(self.clocks_ms[seat] // 20 + inc * 3 // 4, self.clocks_ms[seat] // 2))
+        return default_ms
+
+
+@dataclass
+class PolicyOption:
+    """A setting a bot announces in the handshake (`option name … type …`)."""
+
+    name: str
+    type: str  # spin | check | combo | string
+    default: Any
+    min: int | None = None
+    max: int | None = None
+    choices: tuple[str, ...] = ()
+    help: str = ""
+
+
+class Policy(ABC):
+    """A decision maker for one seat. Subclasses set `name`, `author` and `options`."""
+
+    name: str = "policy"
+    author: str = "expeditions"
+    options: tuple[PolicyOption, ...] = ()
+    editions: tuple[str, ...] | None = None
+    """Editions this policy plays; None means every edition the engine has."""
+
+    def __init__(self) -> None:
+        self.settings: dict[str, Any] = {o.name: o.default for o in self.options}
+
+    def set_option(self, name: str, value: Any) -> None:
+        """Changes a setting; raises ValueError naming the option and what it accepts."""
+        spec = {o.name.lower(): o for o in self.options}.get(name.lower())
+        if spec is None:
+            known = ", ".join(o.name for o in self.options) or "none"
+            raise ValueError(f"unknown option {name!r} (options: {known})")
+        self.settings[spec.name] = coerce_option(spec, value)
+        self.on_option(spec.name)
+
+    def on_option(self, name: str) -> None:
+        """Hook called after a setting changed."""
+
+    def new_game(self, edition: str, options: dict[str, int], players: int, seat: int) -> None:
+        """Called before the first decision of a game."""
+
+    @abstractmethod
+    def choose(self, view: View, limits: Limits, stop: threading.Event | None = None,
+               info: InfoCallback | None = None) -> int:
+        """The decision (an int of view.legal()) for the seat of `view`."""
+
+    def game_over(self, result: str) -> None:
+        """Called with the final result; a policy may learn from it."""
+
+
+def coerce_option(spec: PolicyOption, value: Any) -> Any:
+    """Converts protocol text (or a Python value) to the option's type, checking its range."""
+    if spec.type == "spin":
+        try:
+            number = int(value)
+        except (TypeError, ValueError):
+            raise ValueError(f"option {spec.name}: expected an integer, got {value!r}") from None
+        if (spec.min is not None and number < spec.min) or (spec.max is not None and number > spec.max):
+            raise ValueError(f"option {spec.name}: {number} out of range {spec.min}..{spec.max}")
+        return number
+    if spec.type == "check":
+        text = str(value).lower()
+        if text not in ("true", "false", "1", "0"):
+            raise ValueError(f"option {spec.name}: expected true or false, got {value!r}")
+        return text in ("true", "1")
+    if spec.type == "combo":
+        if str(value) not in spec.choices:
+            raise ValueError(f"option {spec.name}: expected one of {', '.join(spec.choices)}, got {value!r}")
+        return str(value)
+    return str(value)
+
+
+@dataclass
+class ScriptedPolicy(Policy):
+    """Plays the decisions it is given, in order (for tests and replays)."""
+
+    script: list[str] = field(default_factory=list)
+    name = "scripted"
+
+    def __post_init__(self) -> None:
+        super().__init__()
+
+    def choose(self, view, limits, stop=None, info=None):
+        return view.state.parse_decision(self.script.pop(0))

@@ -1,0 +1,5 @@
+import sys
+
+from expeditions.cli import main
+
+sys.exit(main())

@@ -1,0 +1,37 @@
+"""Arguments shared by several subcommands: edition, rule options, seeds."""
+from __future__ import annotations
+
+import argparse
+import secrets
+
+import engine
+from engine.options import parse_option_tokens
+
+
+def add_edition_arguments(parser: argparse.ArgumentParser, default: str = "classic") -> None:
+    parser.add_argument("--edition", "-e", default=default, choices=sorted(engine.EDITIONS),
+                        help=f"edition (default {default})")
+    parser.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE",
+                        help="rule option, e.g. -o rounds=1 (repeatable)")
+    parser.add_argument("--players", type=int, default=None, help="number of players (editions with a choice)")
+
+
+def edition_options(args: argparse.Namespace) -> tuple[engine.Edition, dict[str, int]]:
+    """The edition and its options as given (unknown names and bad values raise OptionError)."""
+    edition = engine.get_edition(args.edition)
+    options = parse_option_tokens(edition.options, args.option, edition.name)
+    edition.resolve_options(options)
+    edition.check_players(args.players)
+    return edition, options
+
+
+def seed_argument(value: str) -> int:
+    seed = int(value, 0)
+    if not 0 <= seed < 2**64:
+        raise argparse.ArgumentTypeError("a seed is an integer in 0..2^64-1")
+    return seed
+
+
+def master_seed(given: int | None) -> int:
+    """The seed to use: the one given, or a fresh one (which the caller prints)."""
+    return given if given is not None else secrets.randbits(63)
