@@ -1,0 +1,118 @@
+"""One battery of checks every edition must pass (like OpenSpiel's basic tests)."""
+from __future__ import annotations
+
+import copy
+import pickle
+import random
+
+import pytest
+
+import engine
+from engine.errors import IllegalDecisionError, NotationError
+from helpers import random_state
+
+
+def test_random_games_run_to_the_end(edition):
+    for seed in range(20):
+        state = engine.new_game(edition, seed=seed)
+        rng = random.Random(seed)
+        steps = 0
+        while not state.is_terminal():
+            legal = state.legal()
+            assert legal, "a running game always has a legal decision"
+            assert len(set(legal)) == len(legal)
+            mover = state.to_move
+            decision = rng.choice(legal)
+            state.apply(decision)
+            steps += 1
+            assert steps < 100_000
+        assert state.legal() == [] and state.to_move is None
+        returns = state.returns()
+        assert all(r in (0.0, 0.5, 1.0) for r in returns) or state.num_seats > 2
+        assert len(state.scores()) == state.num_seats
+
+
+def test_decision_text_round_trips(edition):
+    for seed in range(10):
+        state = random_state(edition, seed, steps=seed * 17)
+        for decision in state.legal():
+            text = state.decision_to_text(decision)
+            assert state.parse_decision(text) == decision
+            assert " " not in text
+
+
+def test_position_text_round_trips(edition):
+    for seed in range(30):
+        state = random_state(edition, seed, steps=seed * 11)
+        parsed = engine.parse_position(state.to_text())
+        assert parsed == state
+        assert parsed.to_text() == state.to_text()
+        assert parsed.legal() == state.legal()
+
+
+def test_copy_is_independent(edition):
+    state = random_state(edition, 3, steps=10)
+    twin = state.copy()
+    assert twin == state and twin is not state
+    twin.apply(twin.legal()[0])
+    assert twin != state
+    assert copy.deepcopy(state) == state
+    assert pickle.loads(pickle.dumps(state)) == state
+
+
+def test_illegal_decision_changes_nothing(edition):
+    state = random_state(edition, 5, steps=7)
+    before = state.to_text()
+    illegal = next(d for d in range(4096) if not state.is_legal(d))
+    with pytest.raises(IllegalDecisionError):
+        state.apply(illegal)
+    with pytest.raises(NotationError):
+        state.apply("no-such-decision")
+    with pytest.raises(TypeError):
+        state.apply(3.5)
+    assert state.to_text() == before
+
+
+def test_views_survive_resampling_of_what_the_seat_cannot_see(edition):
+    for seed in range(15):
+        state = random_state(edition, seed, steps=seed * 13)
+        for seat in range(state.num_seats):
+            view = state.view_text(seat)
+            for sample in range(3):
+                other = state.determinized(seat, seed * 100 + sample)
+                other_view = other.view_text(seat)
+                # the resampled state has no history of its own
+                assert other_view.rsplit(" ", 1)[0] == view.rsplit(" ", 1)[0]
+                assert engine.parse_position(other.to_text()) == other
+
+
+def test_parsed_view_gives_the_seats_legal_decisions(edition):
+    for seed in range(15):
+        state = random_state(edition, seed, steps=seed * 9 + 1)
+        if state.is_terminal():
+            continue
+        view = engine.parse_view(state.view_text(state.to_move))
+        assert view.seat == state.to_move
+        assert view.legal() == state.legal()
+        assert view.text == state.view_text(state.to_move)
+        assert engine.parse_view(view.state.view_text(view.seat)).text.rsplit(" ", 1)[0] == view.text.rsplit(" ", 1)[0]
+
+
+def test_new_game_is_reproducible(edition):
+    a = engine.new_game(edition, seed=123456789)
+    b = engine.new_game(edition, seed=123456789)
+    c = engine.new_game(edition, seed=123456790)
+    assert a == b and a != c
+    assert a.playout(5) == b.playout(5) and a == b
+
+
+def test_perft_counts_sequences(edition):
+    state = random_state(edition, 2, steps=6)
+    assert state.perft(0) == 1
+    assert state.perft(1) == len(state.legal())
+    total = 0
+    for decision in state.legal():
+        child = state.copy()
+        child.apply(decision)
+        total += child.perft(2)
+    assert state.perft(3) == total
