@@ -1,0 +1,26 @@
+"""The `>>>` examples of the docstrings and of the README run as tests."""
+from __future__ import annotations
+
+import doctest
+import importlib
+from pathlib import Path
+
+import pytest
+
+MODULES = [
+    "engine", "engine.errors", "engine.options", "engine.editions", "engine.view", "engine._core",
+    "engine.lostcities", "engine.benchmark", "bots.policy", "bots.random", "bots.registry", "bots.match",
+]
+README = Path(__file__).resolve().parent.parent / "README.md"
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_module_examples(name):
+    module = importlib.import_module(name)
+    failures, _ = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    assert failures == 0
+
+
+def test_readme_examples():
+    failures, _ = doctest.testfile(str(README), module_relative=False, optionflags=doctest.ELLIPSIS)
+    assert failures == 0
