@@ -67,9 +67,13 @@ cdef int64_t perft(const GameOps* ops, void* s, int depth) noexcept nogil:
 
 cdef int random_playout(const GameOps* ops, void* s, Rng* rng) noexcept nogil:
     """Plays uniformly random decisions until the match ends; returns how many were made."""
-    cdef int n = 0
     if ops.playout != NULL:
         return ops.playout(s, rng)
+    return _generic_playout(ops, s, rng)
+
+
+cdef int _generic_playout(const GameOps* ops, void* s, Rng* rng) noexcept nogil:
+    cdef int n = 0
     while ops.to_move(s) >= 0:
         ops.apply(s, ops.random_decision(s, rng))
         n += 1
@@ -260,19 +264,32 @@ cdef class State:
             raise MemoryError()
         return n
 
-    def playout(self, seed) -> int:
+    def playout(self, seed, bint fast=True) -> int:
         """Plays uniformly random decisions to the end of the match in compiled code.
 
-        Returns the number of decisions made; the history is not recorded.
+        Returns the number of decisions made; the history is not recorded. `fast=False` uses the
+        generic loop (random_decision + apply) instead of the edition's inlined playout; both play
+        the same games.
         """
         cdef Rng rng
         cdef int n
         rng.x = <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF)
         with nogil:
-            n = random_playout(self.ops, self.ptr, &rng)
+            if fast:
+                n = random_playout(self.ops, self.ptr, &rng)
+            else:
+                n = _generic_playout(self.ops, self.ptr, &rng)
         self._history = []
         self._history_round = self.ops.round_index(self.ptr)
         return n
+
+    def random_decision(self, seed) -> int:
+        """A uniformly random legal decision drawn by the compiled sampler (for tests)."""
+        if self.ops.to_move(self.ptr) < 0:
+            raise ValueError("the match is over")
+        cdef Rng rng
+        rng.x = <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF)
+        return self.ops.random_decision(self.ptr, &rng)
 
     def __eq__(self, other):
         if not isinstance(other, State):

@@ -346,11 +346,23 @@ cdef int lc_legal(const void* sp, int* out) noexcept nogil:
     return n
 
 
-cdef int lc_random_pass(const LCState* s, int r) noexcept nogil:
-    """The r-th legal decision (r beyond the plays and discards: a pass)."""
-    cdef int moves[MAX_LEGAL]
-    lc_legal(s, moves)
-    return moves[r]
+cdef int lc_random_pass(const LCState* s, const LCConfig* c, int r) noexcept nogil:
+    """The r-th legal pass, in notation order (by first card, then second; equal types first)."""
+    cdef const CardSet* h = &s.hand[s.to_move]
+    cdef uint64_t m = h.any, rest
+    cdef int t1, above
+    while m:
+        t1 = exp_ctz(m)
+        m &= m - 1
+        if cs_count(h, c, t1) >= 2:
+            if r == 0:
+                return pass_id(t1, t1)
+            r -= 1
+        above = exp_popcount(m)
+        if r < above:
+            return pass_id(t1, exp_select(m, r))
+        r -= above
+    return -1
 
 
 cdef inline int lc_random_decision_inline(const LCState* s, const LCConfig* c, Rng* rng) noexcept nogil:
@@ -370,7 +382,7 @@ cdef inline int lc_random_decision_inline(const LCState* s, const LCConfig* c, R
             return D_PLAY + exp_select(plays, r)
         if r < np + nd:
             return D_DISCARD + exp_select(h, r - np)
-        return lc_random_pass(s, r)
+        return lc_random_pass(s, c, r - np - nd)
     src = lc_draw_sources(s)
     r = rng_below(rng, exp_popcount(src))
     k = exp_select(src, r)
@@ -383,23 +395,43 @@ cdef int lc_random_decision(const void* sp, Rng* rng) noexcept nogil:
 
 
 cdef int lc_playout(void* sp, Rng* rng) noexcept nogil:
-    """Uniformly random decisions to the end of the match, with every step inlined."""
+    """Uniformly random decisions to the end of the match, a whole turn per loop.
+
+    Draws the same random numbers as repeated random_decision + apply (the same games), but
+    goes straight from the sampled index to the step, without encoding a decision id.
+    """
     cdef LCState* s = <LCState*>sp
     cdef const LCConfig* c = cfg_of(s)
-    cdef int n = 0, d
+    cdef int n = 0, p, np, nd, npass, r, k, src, d
+    cdef uint64_t h, plays
     while s.phase != PH_OVER:
-        d = lc_random_decision_inline(s, c, rng)
-        if d < D_DISCARD:
-            lc_do_play(s, c, d)
-        elif d < D_DRAW_DECK:
-            lc_do_discard(s, c, d - D_DISCARD)
-        elif d == D_DRAW_DECK:
-            lc_do_draw_deck(s, c)
-        elif d < D_PASS:
-            lc_do_draw_pile(s, c, d - D_DRAW_PILE)
-        else:
-            lc_do_pass(s, c, PASS_T1[d - D_PASS], PASS_T2[d - D_PASS])
+        if s.phase == PH_PLAY:
+            p = s.to_move
+            h = s.hand[p].any
+            plays = h & s.playable[row_of(s, p)]
+            np = exp_popcount(plays)
+            nd = exp_popcount(h)
+            npass = 0
+            if lc_can_pass(s, c, p):
+                npass = nd * (nd - 1) // 2 + exp_popcount(s.hand[p].extra & c.extra_lows)
+            r = rng_below(rng, np + nd + npass)
+            n += 1
+            if r < np:
+                lc_do_play(s, c, exp_select(plays, r))
+            elif r < np + nd:
+                lc_do_discard(s, c, exp_select(h, r - np))
+            else:
+                d = lc_random_pass(s, c, r - np - nd) - D_PASS
+                lc_do_pass(s, c, PASS_T1[d], PASS_T2[d])
+                continue
+        src = lc_draw_sources(s)
+        r = rng_below(rng, exp_popcount(src))
+        k = exp_select(src, r)
         n += 1
+        if k == 0:
+            lc_do_draw_deck(s, c)
+        else:
+            lc_do_draw_pile(s, c, k - 1)
     return n
 
 

@@ -116,3 +116,19 @@ def test_perft_counts_sequences(edition):
         child.apply(decision)
         total += child.perft(2)
     assert state.perft(3) == total
+
+
+def test_fast_playout_plays_the_same_games_as_the_generic_loop(edition):
+    for seed in range(40):
+        fast = engine.new_game(edition, seed=seed, rounds=2)
+        slow = fast.copy()
+        assert fast.playout(seed) == slow.playout(seed, fast=False)
+        assert fast == slow
+
+
+def test_random_decisions_are_legal_and_cover_the_legal_set(edition):
+    for seed in range(10):
+        state = random_state(edition, seed, steps=seed * 7)
+        legal = set(state.legal())
+        drawn = {state.random_decision(seed * 1000 + i) for i in range(60 * len(legal))}
+        assert drawn == legal
