@@ -1,0 +1,180 @@
+"""What a tournament is: its bots, edition, format, time control and seeds.
+
+Written on the command line or in a TOML file; stored as JSON in the results database so that a
+tournament can be resumed exactly.
+
+>>> cfg = TournamentConfig(edition="classic", bots=[BotSpec("a", ["x"]), BotSpec("b", ["y"])])
+>>> TournamentConfig.from_json(cfg.to_json()) == cfg
+True
+"""
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+import tomllib
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import engine
+from arena.sprt import Sprt
+
+FORMATS = ("round-robin", "gauntlet")
+
+
+@dataclass
+class BotSpec:
+    """An external bot: a name, the argv that starts it (no shell) and its protocol options."""
+
+    name: str
+    command: list[str]
+    options: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def parse(cls, tokens: list[str]) -> BotSpec:
+        """From `name=N cmd="prog args" option.K=V` tokens (the value of `cmd` is split like a shell
+        would, but never run through one).
+
+        >>> BotSpec.parse(["name=g", "cmd=expeditions bot greedy", "option.Seed=3"])
+        BotSpec(name='g', command=['expeditions', 'bot', 'greedy'], options={'Seed': '3'})
+        """
+        name, command, options = None, None, {}
+        for token in tokens:
+            key, sep, value = token.partition("=")
+            if not sep:
+                raise ValueError(f"--bot: expected key=value, got {token!r} (keys: name, cmd, option.NAME)")
+            if key == "name":
+                name = value
+            elif key == "cmd":
+                command = shlex.split(value)
+            elif key.startswith("option.") and len(key) > 7:
+                options[key[7:]] = value
+            else:
+                raise ValueError(f"--bot: unknown key {key!r} (keys: name, cmd, option.NAME)")
+        if not command:
+            raise ValueError("--bot needs cmd=…")
+        return cls(name or Path(command[0]).name, command, options)
+
+
+@dataclass
+class TimeControl:
+    """Per-decision time (movetime) or a per-game clock with increment; `margin_ms` of grace."""
+
+    movetime_ms: int | None = None
+    clock_ms: int | None = None
+    increment_ms: int = 0
+    margin_ms: int = 100
+
+    def __post_init__(self) -> None:
+        if self.movetime_ms is None and self.clock_ms is None:
+            self.movetime_ms = 100
+        for name in ("movetime_ms", "clock_ms", "increment_ms", "margin_ms"):
+            value = getattr(self, name)
+            if value is not None and (not isinstance(value, int) or value < 0):
+                raise ValueError(f"time control {name}: expected a non-negative integer, got {value!r}")
+
+    def describe(self) -> str:
+        if self.clock_ms is not None:
+            return f"clock {self.clock_ms} ms + {self.increment_ms} ms"
+        return f"movetime {self.movetime_ms} ms"
+
+
+@dataclass
+class ResourceLimits:
+    """Limits applied to every bot process (0 = none)."""
+
+    memory_mb: int = 4096
+    cpu_seconds: int = 0
+    open_files: int = 256
+
+
+@dataclass
+class TournamentConfig:
+    edition: str
+    bots: list[BotSpec]
+    options: dict[str, int] = field(default_factory=dict)
+    players: int | None = None
+    format: str = "round-robin"
+    deals: int = 10
+    """Deals per group of bots; every deal is played once per rotation of the sides."""
+    seed: int = 0
+    concurrency: int = 2
+    time: TimeControl = field(default_factory=TimeControl)
+    limits: ResourceLimits = field(default_factory=ResourceLimits)
+    sprt: Sprt | None = None
+    max_failures: int = 3
+    """A bot failing this many games in a row (crash, timeout, bad output) is dropped."""
+
+    def validate(self) -> None:
+        edition = engine.get_edition(self.edition)
+        self.options = edition.resolve_options(self.options)
+        self.players = edition.check_players(self.players)
+        if self.format not in FORMATS:
+            raise ValueError(f"format must be one of {', '.join(FORMATS)}, got {self.format!r}")
+        names = [bot.name for bot in self.bots]
+        if len(set(names)) != len(names):
+            raise ValueError(f"bot names must be unique, got {', '.join(names)}")
+        if len(self.bots) < 2:
+            raise ValueError("a tournament needs at least two bots")
+        if self.deals < 1 or self.concurrency < 1:
+            raise ValueError("deals and concurrency must be at least 1")
+        if self.sprt is not None and len(self.bots) != 2:
+            raise ValueError("--sprt compares exactly two bots")
+
+    def to_json(self) -> str:
+        data = asdict(self)
+        return json.dumps(data, sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str) -> TournamentConfig:
+        return cls.from_dict(json.loads(text))
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> TournamentConfig:
+        data = dict(data)
+        data["bots"] = [BotSpec(**b) if isinstance(b, dict) else b for b in data.get("bots", [])]
+        if isinstance(data.get("time"), dict):
+            data["time"] = TimeControl(**data["time"])
+        if isinstance(data.get("limits"), dict):
+            data["limits"] = ResourceLimits(**data["limits"])
+        if isinstance(data.get("sprt"), dict):
+            data["sprt"] = Sprt(**data["sprt"])
+        return cls(**data)
+
+    @classmethod
+    def from_toml(cls, path: str | Path) -> TournamentConfig:
+        """A tournament file (see docs/arena.md for the format)."""
+        with open(path, "rb") as f:
+            raw = tomllib.load(f)
+        raw = dict(raw)
+        if "bots" not in raw:
+            raise ValueError(f"{path}: no [[bots]] tables")
+        bots = []
+        for b in raw["bots"]:
+            command = b.get("command")
+            if isinstance(command, str):
+                command = shlex.split(command)
+            if not command:
+                raise ValueError(f"{path}: every bot needs a command")
+            bots.append(BotSpec(b.get("name") or Path(command[0]).name, list(command),
+                                {k: str(v) for k, v in b.get("options", {}).items()}))
+        raw["bots"] = bots
+        time = raw.pop("time", {})
+        raw["time"] = TimeControl(
+            movetime_ms=time.get("movetime"), clock_ms=time.get("clock"),
+            increment_ms=time.get("increment", 0), margin_ms=time.get("margin", 100))
+        if "limits" in raw:
+            raw["limits"] = ResourceLimits(**raw["limits"])
+        if "sprt" in raw:
+            raw["sprt"] = Sprt(**raw["sprt"])
+        known = set(cls.__dataclass_fields__)
+        unknown = set(raw) - known
+        if unknown:
+            raise ValueError(f"{path}: unknown keys {', '.join(sorted(unknown))}")
+        return cls(**raw)
+
+
+def builtin_bot(name: str, **options: str) -> BotSpec:
+    """One of our own bots, started like any external one (this interpreter, `-m expeditions`)."""
+    return BotSpec(name, [sys.executable, "-m", "expeditions", "bot", name], dict(options))

@@ -1,0 +1,48 @@
+"""The record of one finished game, as the referee produces it and the store keeps it."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+TERMINATIONS = ("normal", "timeout", "crash", "illegal", "malformed", "stall", "dropped")
+"""How a game ended: normally, or by the failure of one seat's bot (which loses the game)."""
+
+
+@dataclass
+class DecisionRecord:
+    seat: int
+    decision: str
+    """As the referee records it: a draw from the draw pile shows the card (`D:g4`)."""
+    time_ms: float
+
+
+@dataclass
+class GameRecord:
+    index: int
+    """The game's number in the tournament plan."""
+    group: int
+    deal: int
+    rotation: int
+    edition: str
+    options: dict[str, int]
+    seed: int
+    seat_bots: list[str]
+    """Bot name per seat."""
+    scores: list[int]
+    returns: list[float]
+    """Per seat: 1 win, 0.5 draw, 0 loss (shares of opponents beaten)."""
+    termination: str = "normal"
+    reason: str = ""
+    failed_seat: int | None = None
+    decisions: list[DecisionRecord] = field(default_factory=list)
+    initial_position: str = ""
+    final_position: str = ""
+    started: str = ""
+    finished: str = ""
+    worker: str = ""
+    """Where it was played (host name in cluster mode)."""
+    id: int | None = None
+    """Database row id, once stored."""
+
+    def to_dict(self) -> dict:
+        from dataclasses import asdict
+        return asdict(self)

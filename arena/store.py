@@ -1,0 +1,195 @@
+"""Tournament results in SQLite: one file, every game written in one transaction as it ends.
+
+A killed arena loses nothing that was finished; `--resume` asks `finished_indices` which planned
+games exist and plays only the others. WAL mode lets a viewer read while the arena writes.
+
+>>> import tempfile, os
+>>> from arena.config import TournamentConfig, BotSpec
+>>> store = Store(os.path.join(tempfile.mkdtemp(), "t.sqlite"))
+>>> tid = store.create_tournament(TournamentConfig("classic", [BotSpec("a", ["x"]), BotSpec("b", ["y"])]), 10)
+>>> store.finished_indices(tid)
+set()
+"""
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections.abc import Iterator
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import IO
+
+from arena.config import TournamentConfig
+from arena.record import DecisionRecord, GameRecord
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS tournament (
+    id INTEGER PRIMARY KEY,
+    created TEXT NOT NULL,
+    config TEXT NOT NULL,
+    planned INTEGER NOT NULL,
+    status TEXT NOT NULL DEFAULT 'running',
+    note TEXT NOT NULL DEFAULT ''
+);
+CREATE TABLE IF NOT EXISTS game (
+    id INTEGER PRIMARY KEY,
+    tournament INTEGER NOT NULL REFERENCES tournament(id),
+    plan_index INTEGER NOT NULL,
+    grp INTEGER NOT NULL,
+    deal INTEGER NOT NULL,
+    rotation INTEGER NOT NULL,
+    edition TEXT NOT NULL,
+    options TEXT NOT NULL,
+    seed TEXT NOT NULL,
+    seat_bots TEXT NOT NULL,
+    scores TEXT NOT NULL,
+    returns TEXT NOT NULL,
+    termination TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    failed_seat INTEGER,
+    initial_position TEXT NOT NULL,
+    final_position TEXT NOT NULL,
+    started TEXT NOT NULL,
+    finished TEXT NOT NULL,
+    worker TEXT NOT NULL,
+    UNIQUE (tournament, plan_index)
+);
+CREATE TABLE IF NOT EXISTS decision (
+    game INTEGER NOT NULL REFERENCES game(id),
+    ply INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    decision TEXT NOT NULL,
+    time_ms REAL NOT NULL,
+    PRIMARY KEY (game, ply)
+);
+"""
+
+
+def now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+
+
+class Store:
+    """The results database. Safe to use from several threads (one connection, one lock)."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.execute("PRAGMA foreign_keys=ON")
+        self._db.executescript(SCHEMA)
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    # ----- tournaments ------------------------------------------------------------------------
+    def create_tournament(self, config: TournamentConfig, planned: int) -> int:
+        with self._lock:
+            cur = self._db.execute("INSERT INTO tournament (created, config, planned) VALUES (?, ?, ?)",
+                                   (now(), config.to_json(), planned))
+            return int(cur.lastrowid)
+
+    def tournament(self, tid: int | None = None) -> tuple[int, TournamentConfig, int, str]:
+        """(id, config, planned games, status) of tournament `tid`, or of the latest one."""
+        with self._lock:
+            if tid is None:
+                row = self._db.execute("SELECT id, config, planned, status FROM tournament ORDER BY id DESC LIMIT 1").fetchone()
+            else:
+                row = self._db.execute("SELECT id, config, planned, status FROM tournament WHERE id = ?", (tid,)).fetchone()
+        if row is None:
+            raise LookupError(f"no tournament {'in' if tid is None else tid} {self.path if tid is None else 'in ' + self.path}")
+        return row[0], TournamentConfig.from_json(row[1]), row[2], row[3]
+
+    def set_status(self, tid: int, status: str, note: str = "") -> None:
+        with self._lock:
+            self._db.execute("UPDATE tournament SET status = ?, note = ? WHERE id = ?", (status, note, tid))
+
+    # ----- games --------------------------------------------------------------------------------
+    def finished_indices(self, tid: int) -> set[int]:
+        with self._lock:
+            return {r[0] for r in self._db.execute("SELECT plan_index FROM game WHERE tournament = ?", (tid,))}
+
+    def record_game(self, tid: int, g: GameRecord) -> int:
+        """Writes a finished game and its decisions in one transaction; returns its id.
+
+        Writing a planned game twice is refused (the UNIQUE constraint), so a resumed or
+        distributed tournament can never duplicate a game.
+        """
+        with self._lock:
+            try:
+                self._db.execute("BEGIN")
+                cur = self._db.execute(
+                    "INSERT INTO game (tournament, plan_index, grp, deal, rotation, edition, options, seed, "
+                    "seat_bots, scores, returns, termination, reason, failed_seat, initial_position, "
+                    "final_position, started, finished, worker) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                    (tid, g.index, g.group, g.deal, g.rotation, g.edition, json.dumps(g.options), str(g.seed),
+                     json.dumps(g.seat_bots), json.dumps(g.scores), json.dumps(g.returns), g.termination,
+                     g.reason, g.failed_seat, g.initial_position, g.final_position, g.started or now(),
+                     g.finished or now(), g.worker))
+                game_id = int(cur.lastrowid)
+                self._db.executemany(
+                    "INSERT INTO decision (game, ply, seat, decision, time_ms) VALUES (?, ?, ?, ?, ?)",
+                    [(game_id, ply, d.seat, d.decision, d.time_ms) for ply, d in enumerate(g.decisions)])
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+        g.id = game_id
+        return game_id
+
+    def games(self, tid: int, with_decisions: bool = False) -> list[GameRecord]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT id, plan_index, grp, deal, rotation, edition, options, seed, seat_bots, scores, returns, "
+                "termination, reason, failed_seat, initial_position, final_position, started, finished, worker "
+                "FROM game WHERE tournament = ? ORDER BY plan_index", (tid,)).fetchall()
+        games = [self._game(row) for row in rows]
+        if with_decisions:
+            for g in games:
+                g.decisions = self.decisions(g.id)
+        return games
+
+    def game(self, game_id: int) -> GameRecord:
+        with self._lock:
+            row = self._db.execute(
+                "SELECT id, plan_index, grp, deal, rotation, edition, options, seed, seat_bots, scores, returns, "
+                "termination, reason, failed_seat, initial_position, final_position, started, finished, worker "
+                "FROM game WHERE id = ?", (game_id,)).fetchone()
+        if row is None:
+            raise LookupError(f"no game {game_id} in {self.path}")
+        g = self._game(row)
+        g.decisions = self.decisions(game_id)
+        return g
+
+    def decisions(self, game_id: int) -> list[DecisionRecord]:
+        with self._lock:
+            rows = self._db.execute("SELECT seat, decision, time_ms FROM decision WHERE game = ? ORDER BY ply",
+                                    (game_id,)).fetchall()
+        return [DecisionRecord(*r) for r in rows]
+
+    @staticmethod
+    def _game(row) -> GameRecord:
+        (gid, index, grp, deal, rotation, edition, options, seed, seat_bots, scores, returns, termination,
+         reason, failed_seat, initial, final, started, finished, worker) = row
+        return GameRecord(index=index, group=grp, deal=deal, rotation=rotation, edition=edition,
+                          options=json.loads(options), seed=int(seed), seat_bots=json.loads(seat_bots),
+                          scores=json.loads(scores), returns=json.loads(returns), termination=termination,
+                          reason=reason, failed_seat=failed_seat, initial_position=initial,
+                          final_position=final, started=started, finished=finished, worker=worker, id=gid)
+
+    def export_jsonl(self, tid: int, out: IO[str]) -> int:
+        """Writes one JSON object per game (with its decisions); returns the number of games."""
+        count = 0
+        for g in self.iter_games(tid):
+            out.write(json.dumps(g.to_dict(), sort_keys=True) + "\n")
+            count += 1
+        return count
+
+    def iter_games(self, tid: int) -> Iterator[GameRecord]:
+        for g in self.games(tid):
+            g.decisions = self.decisions(g.id)
+            yield g
