@@ -221,6 +221,22 @@ cdef class State:
     def decision_to_text(self, int decision) -> str:
         raise NotImplementedError
 
+    def revealed_text(self, int revealed) -> str:
+        """Text of what a decision revealed to its mover alone (edition-specific)."""
+        raise NotImplementedError
+
+    def record_text(self, decision) -> str:
+        """The referee's record of a legal decision about to be applied: its text, plus what it
+        reveals to the mover alone (e.g. `D:g4` for the card drawn from the draw pile)."""
+        cdef int d = self.parse_decision(decision) if isinstance(decision, str) else decision
+        if not self.is_legal(d):
+            raise IllegalDecisionError(f"not a legal decision here: {self.decision_to_text(d)}")
+        return self._record_text(d, self.ops.reveal(self.ptr, d))
+
+    def _record_text(self, int decision, int revealed) -> str:
+        text = self.decision_to_text(decision)
+        return text if revealed < 0 else f"{text}:{self.revealed_text(revealed)}"
+
     def parse_decision(self, str text) -> int:
         raise NotImplementedError
 

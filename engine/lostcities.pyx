@@ -1055,21 +1055,23 @@ cdef class CardState(State):
         raise NotationError(f"not a decision of {EDITION_NAMES[e]}", token=text, expected=expected)
 
     # ----- history ---------------------------------------------------------------------------
+    def revealed_text(self, int revealed) -> str:
+        """The text of what a decision revealed to its mover (a card drawn from the draw pile)."""
+        return _CARD_TEXT[_lc(self).edition][revealed]
+
     def history(self, seat=None) -> list:
         """The decisions of the current round as text; masked for `seat` if given (else the
         referee's record, with the cards drawn from the draw pile)."""
-        cdef int e = _lc(self).edition
         if seat is not None:
             self._check_seat(seat)
         out = []
         for mover, d, revealed in self._history_entries():
-            text = self.decision_to_text(d)
-            if d == D_DRAW_DECK:
-                if seat is None or seat == mover:
-                    text += ":" + _CARD_TEXT[e][revealed]
-            elif d >= D_PASS and seat is not None and (seat & 1) != (mover & 1):
-                text = ">?"
-            out.append(text)
+            if seat is None or seat == mover:
+                out.append(self._record_text(d, revealed))
+            elif d >= D_PASS and (seat & 1) != (mover & 1):
+                out.append(">?")      # a pass between opponents
+            else:
+                out.append(self.decision_to_text(d))
         return out
 
     # ----- positions -----------------------------------------------------------------------
