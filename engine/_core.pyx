@@ -221,6 +221,10 @@ cdef class State:
     def decision_to_text(self, int decision) -> str:
         raise NotImplementedError
 
+    def pretty(self, seat=None) -> str:
+        """A text picture of the table (hands `seat` cannot see hidden, when given)."""
+        raise NotImplementedError
+
     def revealed_text(self, int revealed) -> str:
         """Text of what a decision revealed to its mover alone (edition-specific)."""
         raise NotImplementedError

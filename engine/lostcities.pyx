@@ -1074,6 +1074,50 @@ cdef class CardState(State):
                 out.append(self.decision_to_text(d))
         return out
 
+    def pretty(self, seat=None) -> str:
+        """A text picture of the table; with `seat`, hands that seat cannot see are hidden.
+
+        >>> import engine
+        >>> print(engine.new_game("expedition", seed=2).pretty().splitlines()[0])
+        expedition  round 1/3  turn 0  seat 0 to play  totals 0 / 0  deck 38
+        """
+        cdef LCState* s = _lc(self)
+        cdef int e = s.edition, k, col, t, row
+        cdef const LCConfig* c = &CFG[e]
+        if seat is not None:
+            self._check_seat(seat)
+        texts = _CARD_TEXT[e]
+        if s.phase == PH_OVER:
+            status = "match over"
+        else:
+            status = f"seat {s.to_move} to {_PHASES[s.phase]}"
+        lines = [f"{EDITION_NAMES[e]}  round {s.round + 1}/{s.rounds}  turn {s.turn}  {status}  "
+                 f"totals {' / '.join(str(s.totals[k]) for k in range(c.nrows))}  deck {s.deck_n}"]
+        piles = []
+        for k in range(c.npiles):
+            cards = [texts[s.piles[k * c.pile_cap + i]] for i in range(s.pile_n[k])]
+            piles.append(f"{_pile_letter(e, k)}: {' '.join(cards[-4:]) or '-'}" + (" …" if len(cards) > 4 else ""))
+        lines.append("piles  " + "  |  ".join(piles))
+        for row in range(c.nrows):
+            cells = []
+            for col in range(c.ncolours):
+                cards = [texts[t][1] * cs_count(&s.rows[row], c, t) for t in range(c.ntypes)
+                         if c.colour[t] == col and cs_count(&s.rows[row], c, t)]
+                if cards:
+                    cells.append(f"{_COLOURS[e][col]}: {''.join(cards)} ({lc_expedition_score(s, row, col):+d})")
+            who = f"team {row}" if c.nseats == 4 else f"seat {row}"
+            lines.append(f"{who:<7} row  {'  '.join(cells) or '-'}  = {lc_row_score(s, row):+d}")
+        for k in range(c.nseats):
+            if seat is None or k == seat:
+                hand = " ".join(texts[t] for t in range(c.ntypes) for _ in range(cs_count(&s.hand[k], c, t)))
+            else:
+                seen = &s.pknown[k] if (c.passes and k == (seat + 2) % 4) else &s.known[k]
+                known = [texts[t] for t in range(c.ntypes) for _ in range(cs_count(seen, c, t))]
+                hand = " ".join(known + ["??"] * (cs_size(&s.hand[k]) - len(known)))
+            marker = "*" if s.phase != PH_OVER and k == s.to_move else " "
+            lines.append(f"seat {k}{marker} hand {hand}")
+        return "\n".join(lines)
+
     # ----- positions -----------------------------------------------------------------------
     def to_text(self) -> str:
         """The full position (referee view); `from_text(to_text())` gives it back exactly."""

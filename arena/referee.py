@@ -1,0 +1,165 @@
+"""Plays one game between bot processes: the only full state, clocks, and adjudication.
+
+The referee asks the engine for everything (views, legality, results) and sends each seat only
+its own view. A crash, a timeout, a malformed or illegal answer loses the game for that seat's
+side, with the reason recorded; the other sides are scored as having beaten it and drawn among
+themselves.
+"""
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import engine
+from arena.config import TimeControl
+from arena.record import DecisionRecord, GameRecord
+from arena.store import now
+from bots.policy import Limits
+from engine.errors import NotationError
+from protocol.client import Engine
+from protocol.errors import EngineError, EngineTerminatedError, EngineTimeoutError, ProtocolError
+
+STALL_LIMIT = 100_000
+"""Decisions after which a game is stopped as a stall (max_turns should end every game long before)."""
+
+
+class Forfeit(Exception):
+    """A seat's bot failed; the game ends with that seat's side losing."""
+
+    def __init__(self, seat: int, termination: str, reason: str) -> None:
+        super().__init__(reason)
+        self.seat = seat
+        self.termination = termination
+        self.reason = reason
+
+
+@dataclass
+class GameSetup:
+    """What the referee needs to know about one game."""
+
+    index: int
+    group: int
+    deal: int
+    rotation: int
+    edition: str
+    options: dict[str, int]
+    players: int
+    seed: int
+    seat_bots: list[int]
+    bot_names: list[str]
+    time: TimeControl
+
+
+def forfeit_returns(state: engine.State, failed_seat: int) -> list[float]:
+    """Per seat: the failed side loses to everyone; the other sides draw among themselves."""
+    teams = [state.team_of(s) for s in range(state.num_seats)]
+    loser = teams[failed_seat]
+    out = []
+    for seat, team in enumerate(teams):
+        if team == loser:
+            out.append(0.0)
+            continue
+        opponents = [t for t in teams if t != team]
+        out.append(sum(1.0 if t == loser else 0.5 for t in opponents) / len(opponents))
+    return out
+
+
+def _limits(time_control: TimeControl, clocks: list[float]) -> Limits:
+    if time_control.clock_ms is not None:
+        inc = time_control.increment_ms
+        return Limits(clocks_ms=tuple(max(0, int(c)) for c in clocks), increments_ms=tuple(inc for _ in clocks))
+    return Limits(movetime_ms=time_control.movetime_ms)
+
+
+def play_game(setup: GameSetup, acquire: Callable[[int], Engine], release: Callable[[int, Engine, bool], None],
+              dropped: frozenset[int] = frozenset()) -> GameRecord:
+    """Plays the game; `acquire(bot)` / `release(bot, engine, healthy)` lend the bot processes.
+
+    Bots in `dropped` (failed too often) lose at once without being started.
+    """
+    state = engine.new_game(setup.edition, seed=setup.seed, players=setup.players, **setup.options)
+    record = GameRecord(index=setup.index, group=setup.group, deal=setup.deal, rotation=setup.rotation,
+                        edition=setup.edition, options=dict(setup.options), seed=setup.seed,
+                        seat_bots=[setup.bot_names[b] for b in setup.seat_bots], scores=[], returns=[],
+                        initial_position=state.to_text(), started=now())
+    engines: dict[int, Engine] = {}
+    healthy: dict[int, bool] = {}
+    tc = setup.time
+    clocks = [float(tc.clock_ms or 0)] * state.num_seats
+    try:
+        for seat, bot in enumerate(setup.seat_bots):
+            if bot in dropped:
+                raise Forfeit(seat, "dropped", f"{setup.bot_names[bot]} was dropped after repeated failures")
+            try:
+                engines[seat] = acquire(bot)
+                healthy[seat] = True
+                engines[seat].new_game(setup.edition, setup.options, state.num_seats, seat)
+            except EngineError as err:
+                healthy[seat] = False
+                raise Forfeit(seat, _kind(err), f"could not start a game: {err}") from err
+        while not state.is_terminal():
+            if len(record.decisions) >= STALL_LIMIT:
+                raise Forfeit(state.to_move, "stall", f"no end after {STALL_LIMIT} decisions")
+            seat = state.to_move
+            decision, elapsed = _ask(engines[seat], state, seat, tc, clocks, healthy)
+            record.decisions.append(DecisionRecord(seat, state.record_text(decision), round(elapsed, 3)))
+            state.apply(decision)
+        record.scores, record.returns = state.scores(), state.returns()
+    except Forfeit as f:
+        healthy[f.seat] = False
+        record.termination, record.reason, record.failed_seat = f.termination, f.reason, f.seat
+        record.scores, record.returns = state.scores(), forfeit_returns(state, f.seat)
+    finally:
+        for seat, eng in engines.items():
+            if healthy.get(seat, False) and record.termination == "normal":
+                try:
+                    eng.game_over(record.scores, record.returns)
+                except EngineError:
+                    healthy[seat] = False
+            release(setup.seat_bots[seat], eng, healthy.get(seat, False))
+    record.final_position = state.to_text()
+    record.finished = now()
+    return record
+
+
+def _kind(err: EngineError) -> str:
+    if isinstance(err, EngineTimeoutError):
+        return "timeout"
+    if isinstance(err, EngineTerminatedError):
+        return "crash"
+    return "malformed"
+
+
+def _ask(bot: Engine, state: engine.State, seat: int, tc: TimeControl, clocks: list[float],
+         healthy: dict[int, bool]) -> tuple[int, float]:
+    """One decision of `seat` within its time; raises Forfeit on any failure."""
+    budget = clocks[seat] if tc.clock_ms is not None else float(tc.movetime_ms or 0)
+    timeout = (budget + tc.margin_ms) / 1000.0
+    started = time.perf_counter()
+    try:
+        result = bot.play(state.view_text(seat), _limits(tc, clocks), timeout=timeout)
+    except EngineTimeoutError as err:
+        raise Forfeit(seat, "timeout", f"no decision within {budget:.0f} ms + {tc.margin_ms} ms margin") from err
+    except EngineTerminatedError as err:
+        raise Forfeit(seat, "crash", f"the bot exited: {err}") from err
+    except ProtocolError as err:
+        raise Forfeit(seat, "malformed", f"not UEI: {err}") from err
+    except EngineError as err:
+        raise Forfeit(seat, "malformed", f"the bot rejected the position: {err}") from err
+    elapsed = (time.perf_counter() - started) * 1000.0
+    if tc.clock_ms is not None:
+        clocks[seat] -= elapsed
+        if clocks[seat] < -tc.margin_ms:
+            raise Forfeit(seat, "timeout", f"clock exhausted ({clocks[seat]:.0f} ms)")
+        clocks[seat] += tc.increment_ms
+    elif elapsed > budget + tc.margin_ms:
+        raise Forfeit(seat, "timeout", f"took {elapsed:.0f} ms for movetime {budget:.0f} ms")
+    try:
+        decision = state.parse_decision(result.decision)
+    except NotationError as err:
+        raise Forfeit(seat, "malformed", f"bestmove {result.decision!r}: {err}") from err
+    if not state.is_legal(decision):
+        raise Forfeit(seat, "illegal", f"illegal decision {result.decision!r} "
+                                       f"(legal: {' '.join(state.legal_text())})")
+    return decision, elapsed

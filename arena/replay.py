@@ -1,0 +1,53 @@
+"""Replays a recorded game from its initial position, checking every recorded decision.
+
+>>> # expeditions replay --db arena.sqlite --game 3
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import engine
+from arena.record import GameRecord
+
+
+class ReplayError(Exception):
+    """The record does not replay (a decision is illegal or reveals another card)."""
+
+
+def replay_lines(game: GameRecord, pictures: bool = True) -> Iterator[str]:
+    """Text lines: a header, then every turn's decisions, each turn after a picture of the table."""
+    state = engine.parse_position(game.initial_position)
+    yield (f"game {game.id}  #{game.index}  {game.edition} {' '.join(f'{k}={v}' for k, v in game.options.items())}"
+           f"  seed {game.seed}")
+    yield "seats: " + ", ".join(f"{seat} {name}" for seat, name in enumerate(game.seat_bots))
+    turn: list[str] = []
+    mover = None
+    for ply, d in enumerate(game.decisions):
+        if d.seat != mover or state.phase == "play":
+            if turn:
+                yield f"  seat {mover} ({game.seat_bots[mover]}): {'  '.join(turn)}"
+                turn = []
+            if pictures:
+                yield ""
+                yield state.pretty()
+            mover = d.seat
+        if state.to_move != d.seat:
+            raise ReplayError(f"decision {ply}: recorded for seat {d.seat}, but seat {state.to_move} is to move")
+        text = d.decision.split(":", 1)[0]
+        try:
+            recorded = state.record_text(text)
+        except (engine.NotationError, engine.IllegalDecisionError) as err:
+            raise ReplayError(f"decision {ply} ({d.decision}): {err}") from None
+        if recorded != d.decision:
+            raise ReplayError(f"decision {ply}: recorded {d.decision!r}, the position gives {recorded!r}")
+        state.apply(text)
+        turn.append(f"{d.decision} ({d.time_ms:.1f} ms)")
+    if turn:
+        yield f"  seat {mover} ({game.seat_bots[mover]}): {'  '.join(turn)}"
+    if pictures:
+        yield ""
+        yield state.pretty()
+    end = "normally" if game.termination == "normal" else f"by {game.termination} of seat {game.failed_seat}: {game.reason}"
+    yield f"ended {end}; scores {' '.join(map(str, game.scores))}; results {' '.join(f'{r:g}' for r in game.returns)}"
+    if game.termination == "normal" and state.to_text() != game.final_position:
+        raise ReplayError("the replayed final position differs from the recorded one")

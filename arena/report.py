@@ -1,0 +1,120 @@
+"""How a tournament shows itself: a live progress bar with standings, the final table, a plot.
+
+>>> from arena.standings import Standings, Row
+>>> print(standings_text(Standings([Row("a", 2, 1.5, 10.0)], games=2)).splitlines()[0].split())
+['#', 'bot', 'games', 'points', 'score', 'margin', 'Elo', '95%', 'fails']
+"""
+from __future__ import annotations
+
+import math
+import sys
+import time
+from typing import IO
+
+from arena.standings import Standings
+
+
+def _elo_cells(row) -> tuple[str, str]:
+    if row.rating is not None:
+        err = "" if math.isinf(row.rating.error) else f"±{row.rating.error:.0f}"
+        return f"{row.rating.elo:+.0f}", err
+    if row.multi is not None:
+        return f"μ {row.multi.mu:.1f}", f"σ {row.multi.sigma:.1f}"
+    return "", ""
+
+
+def standings_text(st: Standings) -> str:
+    """The standings as a fixed-width table, best first."""
+    lines = [f"{'#':>2} {'bot':<16} {'games':>5} {'points':>7} {'score':>6} {'margin':>7} {'Elo':>6} {'95%':>6} {'fails':>5}"]
+    for i, row in enumerate(st.rows, 1):
+        elo, err = _elo_cells(row)
+        lines.append(f"{i:>2} {row.name:<16} {row.games:>5} {row.points:>7.1f} {100 * row.share:>5.1f}% "
+                     f"{row.margin:>+7.1f} {elo:>6} {err:>6} {row.failures:>5}")
+    for (a, b), est in st.head_to_head.items():
+        penta = st.pentanomial[(a, b)]
+        lines.append(f"{a} vs {b}: Elo {est} over {est.pairs} pairs, pentanomial {penta}")
+    if st.terminations:
+        lines.append("terminations: " + ", ".join(f"{k} {v}" for k, v in sorted(st.terminations.items())))
+    return "\n".join(lines)
+
+
+class PlainReporter:
+    """A progress line every few seconds (for logs and pipes)."""
+
+    def __init__(self, out: IO[str] = sys.stderr, every: float = 5.0) -> None:
+        self.out = out
+        self.every = every
+        self._last = 0.0
+
+    def update(self, done: int, planned: int, st: Standings, note: str = "") -> None:
+        now = time.monotonic()
+        if now - self._last < self.every and done < planned:
+            return
+        self._last = now
+        leaders = ", ".join(f"{r.name} {100 * r.share:.1f}%" for r in st.rows[:4])
+        print(f"[{done}/{planned}] {leaders}{'  ' + note if note else ''}", file=self.out, flush=True)
+
+    def close(self) -> None:
+        pass
+
+
+class LiveReporter:
+    """A rich progress bar with the live standings table (for terminals)."""
+
+    def __init__(self, planned: int, title: str) -> None:
+        from rich.console import Console, Group
+        from rich.live import Live
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn, TimeRemainingColumn
+
+        self._group = Group
+        self.progress = Progress("[bold]{task.description}", BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                                 TimeRemainingColumn(), console=Console(stderr=True))
+        self.task = self.progress.add_task(title, total=planned)
+        self.live = Live(self.progress, console=Console(stderr=True), refresh_per_second=4, transient=False)
+        self.live.start()
+
+    def update(self, done: int, planned: int, st: Standings, note: str = "") -> None:
+        from rich.table import Table
+
+        table = Table(box=None, pad_edge=False)
+        for column in ("#", "bot", "games", "points", "score", "margin", "Elo", "95%", "fails"):
+            table.add_column(column, justify="left" if column == "bot" else "right")
+        for i, row in enumerate(st.rows, 1):
+            elo, err = _elo_cells(row)
+            table.add_row(str(i), row.name, str(row.games), f"{row.points:.1f}", f"{100 * row.share:.1f}%",
+                          f"{row.margin:+.1f}", elo, err, str(row.failures))
+        self.progress.update(self.task, completed=done)
+        parts = [self.progress, table]
+        if note:
+            parts.append(note)
+        self.live.update(self._group(*parts))
+
+    def close(self) -> None:
+        self.live.stop()
+
+
+def plot_ratings(st: Standings, path: str, title: str) -> None:
+    """Writes a PNG: each bot's rating with its 95% interval (Elo, or Plackett-Luce μ ± 2σ)."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rows = [r for r in st.rows if r.rating is not None or r.multi is not None]
+    names = [r.name for r in rows][::-1]
+    if rows and rows[0].rating is not None:
+        values = [r.rating.elo for r in rows][::-1]
+        errors = [0 if math.isinf(r.rating.error) else r.rating.error for r in rows][::-1]
+        label = "Elo (95% interval)"
+    else:
+        values = [r.multi.mu for r in rows][::-1]
+        errors = [2 * r.multi.sigma for r in rows][::-1]
+        label = "Plackett-Luce μ ± 2σ"
+    fig, ax = plt.subplots(figsize=(7, 1 + 0.5 * max(1, len(rows))))
+    ax.errorbar(values, range(len(rows)), xerr=errors, fmt="o", capsize=4)
+    ax.set_yticks(range(len(rows)), names)
+    ax.set_xlabel(label)
+    ax.set_title(title)
+    ax.grid(axis="x", alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)

@@ -1,0 +1,144 @@
+"""Runs a tournament: plays the planned games not yet in the database, records each one as it
+ends, stops early on an SPRT decision, and reports progress.
+
+>>> # see tests/test_arena.py for tournaments with real bot processes
+"""
+from __future__ import annotations
+
+import threading
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import engine
+from arena.config import TournamentConfig
+from arena.ratings import pentanomial_index
+from arena.record import GameRecord
+from arena.referee import GameSetup
+from arena.runner import Runner
+from arena.schedule import PlannedGame, Schedule
+from arena.store import Store
+
+
+def sides_of_seats(config: TournamentConfig) -> list[int]:
+    """Each seat's side (its team, or the seat itself), asked of the engine."""
+    state = engine.new_game(config.edition, seed=0, players=config.players, **config.options)
+    return [state.team_of(seat) for seat in range(state.num_seats)]
+
+
+@dataclass
+class Progress:
+    """What the reporters see after every game."""
+
+    planned: int
+    done: int
+    last: GameRecord | None
+    games: list[GameRecord]
+    dropped: list[str]
+    sprt_llr: float | None = None
+    note: str = ""
+
+
+@dataclass
+class Outcome:
+    tournament: int
+    games: list[GameRecord]
+    planned: int
+    status: str
+    dropped: list[str] = field(default_factory=list)
+    sprt: str | None = None
+
+
+class Tournament:
+    """One tournament in a store: `run(runner)` plays what is missing."""
+
+    def __init__(self, config: TournamentConfig, store: Store, tournament_id: int | None = None) -> None:
+        config.validate()
+        self.config = config
+        self.store = store
+        self.sides = sides_of_seats(config)
+        self.schedule = Schedule(len(config.bots), len(set(self.sides)), config.format, config.deals, config.seed)
+        if tournament_id is None:
+            tournament_id = store.create_tournament(config, self.schedule.total())
+        self.id = tournament_id
+        self._stop = threading.Event()
+
+    def stop(self) -> None:
+        """Ask `run` to stop starting games (the running ones are abandoned, not recorded)."""
+        self._stop.set()
+
+    def setup(self, planned: PlannedGame) -> GameSetup:
+        c = self.config
+        return GameSetup(index=planned.index, group=planned.group, deal=planned.deal, rotation=planned.rotation,
+                         edition=c.edition, options=dict(c.options), players=len(self.sides), seed=planned.seed,
+                         seat_bots=planned.seat_bots(self.sides), bot_names=[b.name for b in c.bots], time=c.time)
+
+    def run(self, runner: Runner, on_progress: Callable[[Progress], None] | None = None) -> Outcome:
+        c = self.config
+        games = self.store.games(self.id)
+        finished = {g.index for g in games}
+        pending = [g for g in self.schedule if g.index not in finished]
+        failures_in_a_row: dict[str, int] = defaultdict(int)
+        dropped: set[int] = set()
+        names = [b.name for b in c.bots]
+        in_flight: dict[object, PlannedGame] = {}
+        decision: str | None = None
+        status = "running"
+        try:
+            while (pending or in_flight) and not self._stop.is_set():
+                while pending and len(in_flight) < runner.slots and decision is None and not self._stop.is_set():
+                    planned = pending.pop(0)
+                    in_flight[runner.submit(self.setup(planned), frozenset(dropped))] = planned
+                if not in_flight:
+                    break
+                for future in runner.wait_any(list(in_flight), timeout=0.5):
+                    planned = in_flight.pop(future)
+                    if self._stop.is_set():
+                        break
+                    record = runner.result(future)
+                    self.store.record_game(self.id, record)
+                    games.append(record)
+                    self._track_failures(record, failures_in_a_row, dropped, names)
+                    llr = None
+                    if c.sprt is not None:
+                        penta = self.pentanomial(games)
+                        llr = c.sprt.llr(penta)
+                        decision = decision or c.sprt.status(penta)
+                    if on_progress is not None:
+                        on_progress(Progress(self.schedule.total(), len(games), record, games,
+                                             [names[b] for b in sorted(dropped)], llr))
+            if self._stop.is_set():
+                status = "interrupted"
+            elif decision is not None:
+                status = f"stopped: SPRT accepted {decision}"
+            elif len(games) == self.schedule.total():
+                status = "finished"
+        finally:
+            self.store.set_status(self.id, status, note=", ".join(f"dropped {names[b]}" for b in sorted(dropped)))
+        return Outcome(self.id, games, self.schedule.total(), status, [names[b] for b in sorted(dropped)], decision)
+
+    def _track_failures(self, record: GameRecord, in_a_row: dict[str, int], dropped: set[int],
+                        names: list[str]) -> None:
+        """A bot failing max_failures games in a row is dropped: its later games are lost at once."""
+        involved = set(record.seat_bots)
+        failed = record.seat_bots[record.failed_seat] if record.failed_seat is not None else None
+        for name in involved:
+            if name == failed and record.termination != "dropped":
+                in_a_row[name] += 1
+                if in_a_row[name] >= self.config.max_failures:
+                    dropped.add(names.index(name))
+            elif name != failed:
+                in_a_row[name] = 0
+
+    def pentanomial(self, games: list[GameRecord]) -> list[int]:
+        """Pair counts of the first bot against the second (complete pairs only)."""
+        first = self.config.bots[0].name
+        pairs: dict[tuple[int, int], list[float]] = defaultdict(list)
+        for g in games:
+            seat = g.seat_bots.index(first)
+            pairs[(g.group, g.deal)].append(g.returns[seat])
+        penta = [0] * 5
+        for results in pairs.values():
+            if len(results) == len(set(self.sides)):
+                penta[pentanomial_index(sum(results))] += 1
+        return penta

@@ -1,0 +1,219 @@
+"""`expeditions arena`: a tournament between bot processes; `expeditions export`."""
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+from pathlib import Path
+
+from arena.config import BotSpec, ResourceLimits, TimeControl, TournamentConfig, builtin_bot
+from arena.report import LiveReporter, PlainReporter, plot_ratings, standings_text
+from arena.sprt import parse_sprt
+from arena.standings import standings
+from arena.store import Store
+from arena.tournament import Tournament
+from bots.registry import POLICIES
+from expeditions.commands import CommandError
+from expeditions.commands.common import master_seed, seed_argument
+
+DEFAULT_BOTS = ("ismcts", "greedy", "random")
+"""The embedded default field (those of them that are built in)."""
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("arena", help="run a tournament between bot processes",
+                       description="Plays a tournament between external bots (UEI over pipes): duplicate "
+                                   "deals, time controls, adjudication, results in SQLite, ratings, SPRT. "
+                                   "Without bots it plays the built-in ismcts, greedy and random.")
+    p.add_argument("file", nargs="?", help="tournament file (TOML, see docs/arena.md)")
+    p.add_argument("--edition", "-e", help="edition (default classic)")
+    p.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE", help="rule option")
+    p.add_argument("--players", type=int, help="number of players (editions with a choice)")
+    p.add_argument("--bot", action="append", nargs="+", default=[], metavar="KEY=VALUE",
+                   help="a bot: name=NAME cmd=\"COMMAND ARGS\" option.NAME=VALUE (repeatable)")
+    p.add_argument("--format", choices=("round-robin", "gauntlet"), help="pairing format (default round-robin)")
+    p.add_argument("--deals", type=int, help="deals per group of bots, each played once per seat rotation")
+    p.add_argument("--seed", type=seed_argument, help="master seed (printed; random if omitted)")
+    p.add_argument("--concurrency", "-j", type=int, help="games at once (default: CPU count)")
+    p.add_argument("--movetime", type=int, metavar="MS", help="time per decision")
+    p.add_argument("--clock", type=int, metavar="MS", help="time per game per seat")
+    p.add_argument("--increment", type=int, metavar="MS", help="increment per decision with --clock")
+    p.add_argument("--margin", type=int, metavar="MS", help="grace before a timeout forfeit (default 100)")
+    p.add_argument("--sprt", metavar="ELO0_ELO1", help="e.g. 'elo0=0 elo1=5 alpha=0.05 beta=0.05': stop early")
+    p.add_argument("--max-failures", type=int, help="drop a bot after this many failed games in a row (default 3)")
+    p.add_argument("--memory-mb", type=int, help="address-space limit per bot process (default 4096)")
+    p.add_argument("--cpu-seconds", type=int, help="CPU-time limit per bot process (default none)")
+    p.add_argument("--db", default="arena.sqlite", help="results database (default arena.sqlite)")
+    p.add_argument("--resume", nargs="?", const=-1, type=int, metavar="ID",
+                   help="continue the latest (or the given) tournament of --db without replaying finished games")
+    p.add_argument("--log-dir", help="directory for the bots' stderr logs")
+    p.add_argument("--plot", metavar="FILE.png", help="write a PNG of the ratings with intervals")
+    p.add_argument("--export", metavar="FILE.jsonl", help="write every game as JSON lines at the end")
+    p.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="run the games on this Dask cluster")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress display")
+    p.set_defaults(run=run)
+    e = sub.add_parser("export", help="write a tournament's games as JSON lines")
+    e.add_argument("--db", default="arena.sqlite", help="results database (default arena.sqlite)")
+    e.add_argument("--tournament", type=int, help="tournament id (default: the latest)")
+    e.add_argument("--out", default="-", help="output file (default stdout)")
+    e.set_defaults(run=run_export)
+
+
+def build_config(args: argparse.Namespace) -> TournamentConfig:
+    """The tournament from the file (if any) with the command line on top."""
+    try:
+        config = TournamentConfig.from_toml(args.file) if args.file else None
+    except (OSError, ValueError) as err:
+        raise CommandError(str(err)) from None
+    bots = [_parse_bot(tokens) for tokens in args.bot]
+    if config is None:
+        config = TournamentConfig(edition=args.edition or "classic",
+                                  bots=bots or [builtin_bot(n) for n in DEFAULT_BOTS if n in POLICIES],
+                                  options={"rounds": 1} if not args.option and not args.edition else {},
+                                  deals=2, concurrency=_cpus(), time=TimeControl(movetime_ms=50))
+    elif bots:
+        config.bots = bots
+    if args.edition:
+        config.edition = args.edition
+    if args.option:
+        import engine
+        from engine.options import parse_option_tokens
+        edition = engine.get_edition(config.edition)
+        config.options = {**config.options, **parse_option_tokens(edition.options, args.option, edition.name)}
+    for name in ("players", "format", "deals", "concurrency", "max_failures"):
+        if getattr(args, name) is not None:
+            setattr(config, name, getattr(args, name))
+    if args.seed is not None:
+        config.seed = args.seed
+    elif not args.file or "seed" not in _toml_keys(args.file):
+        config.seed = master_seed(None)
+    if args.movetime is not None or args.clock is not None:
+        config.time = TimeControl(movetime_ms=args.movetime, clock_ms=args.clock,
+                                  increment_ms=args.increment or 0, margin_ms=config.time.margin_ms)
+    if args.margin is not None:
+        config.time.margin_ms = args.margin
+    if args.memory_mb is not None or args.cpu_seconds is not None:
+        config.limits = ResourceLimits(memory_mb=args.memory_mb if args.memory_mb is not None else config.limits.memory_mb,
+                                       cpu_seconds=args.cpu_seconds or 0, open_files=config.limits.open_files)
+    if args.sprt:
+        try:
+            config.sprt = parse_sprt(args.sprt)
+        except ValueError as err:
+            raise CommandError(str(err)) from None
+    try:
+        config.validate()
+    except ValueError as err:
+        raise CommandError(str(err)) from None
+    return config
+
+
+def _toml_keys(path: str) -> set[str]:
+    import tomllib
+    with open(path, "rb") as f:
+        return set(tomllib.load(f))
+
+
+def _parse_bot(tokens: list[str]) -> BotSpec:
+    if len(tokens) == 1 and "=" not in tokens[0] and tokens[0] in POLICIES:
+        return builtin_bot(tokens[0])  # a built-in bot by name
+    try:
+        return BotSpec.parse(tokens)
+    except ValueError as err:
+        raise CommandError(str(err)) from None
+
+
+def _cpus() -> int:
+    import os
+    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
+
+
+def _runner(config: TournamentConfig, args: argparse.Namespace):
+    if args.scheduler:
+        from arena.cluster import DaskRunner
+        return DaskRunner(args.scheduler, config.bots, config.limits, config.concurrency if args.concurrency else None)
+    from arena.runner import LocalRunner
+    return LocalRunner(config.bots, config.limits, config.concurrency, args.log_dir)
+
+
+def run(args: argparse.Namespace) -> int:
+    store = Store(args.db)
+    if args.resume is not None:
+        try:
+            tid, config, planned, status = store.tournament(None if args.resume < 0 else args.resume)
+        except LookupError as err:
+            raise CommandError(str(err)) from None
+        if args.concurrency:
+            config.concurrency = args.concurrency
+        tournament = Tournament(config, store, tid)
+        print(f"arena: resuming tournament {tid} ({status}) in {args.db}", file=sys.stderr)
+    else:
+        config = build_config(args)
+        tournament = Tournament(config, store)
+    c = tournament.config
+    print(f"arena: tournament {tournament.id} {c.edition} {' '.join(f'{k}={v}' for k, v in c.options.items())} "
+          f"players={len(tournament.sides)} {c.format} deals={c.deals} games={tournament.schedule.total()} "
+          f"seed={c.seed} {c.time.describe()} concurrency={c.concurrency} db={args.db}")
+    print("arena: bots " + ", ".join(f"{b.name}=[{' '.join(b.command)}]" for b in c.bots))
+    if c.sprt is not None:
+        print(f"arena: SPRT {c.sprt.describe()} bounds {c.sprt.bounds[0]:.2f} {c.sprt.bounds[1]:.2f}")
+    reporter = None
+    if not args.quiet:
+        reporter = LiveReporter(tournament.schedule.total(), f"{c.edition}") if sys.stderr.isatty() else PlainReporter()
+
+    def progress(p) -> None:
+        if reporter is not None:
+            note = f"SPRT LLR {p.sprt_llr:.2f}" if p.sprt_llr is not None else ""
+            if p.dropped:
+                note += f"  dropped: {', '.join(p.dropped)}"
+            reporter.update(p.done, p.planned, standings(p.games, tournament.sides), note)
+
+    runner = _runner(c, args)
+    previous = signal.signal(signal.SIGTERM, _raise_interrupt)
+    try:
+        outcome = tournament.run(runner, progress)
+    except KeyboardInterrupt:
+        tournament.stop()
+        print(f"\narena: interrupted; finished games are saved; continue with --resume {tournament.id} "
+              f"--db {args.db}", file=sys.stderr)
+        return 130
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        if reporter is not None:
+            reporter.close()
+        runner.close()
+    st = standings(outcome.games, tournament.sides)
+    print(standings_text(st))
+    print(f"arena: {outcome.status}; {len(outcome.games)} of {outcome.planned} games in {args.db} "
+          f"(tournament {outcome.tournament})")
+    if outcome.dropped:
+        print(f"arena: dropped after repeated failures: {', '.join(outcome.dropped)}")
+    if args.plot:
+        plot_ratings(st, args.plot, f"{c.edition}: {len(outcome.games)} games")
+        print(f"arena: plot written to {args.plot}")
+    if args.export:
+        with open(args.export, "w") as f:
+            store.export_jsonl(outcome.tournament, f)
+        print(f"arena: games written to {args.export}")
+    store.close()
+    return 0
+
+
+def _raise_interrupt(signum, frame) -> None:
+    raise KeyboardInterrupt
+
+
+def run_export(args: argparse.Namespace) -> int:
+    if not Path(args.db).exists():
+        raise CommandError(f"no database {args.db}")
+    store = Store(args.db)
+    try:
+        tid = store.tournament(args.tournament)[0]
+    except LookupError as err:
+        raise CommandError(str(err)) from None
+    if args.out == "-":
+        count = store.export_jsonl(tid, sys.stdout)
+    else:
+        with open(args.out, "w") as f:
+            count = store.export_jsonl(tid, f)
+    print(f"export: {count} games of tournament {tid}", file=sys.stderr)
+    return 0
