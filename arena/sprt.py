@@ -63,10 +63,14 @@ class Sprt:
         return math.log(self.beta / (1 - self.alpha)), math.log((1 - self.beta) / self.alpha)
 
     def llr(self, pentanomial: Sequence[int]) -> float:
-        """The log-likelihood ratio of H1 over H0 given the pentanomial counts of pairs."""
-        n, mean, var = pair_moments(pentanomial)
-        if n == 0 or var <= 0.0:
-            return 0.0  # nothing to tell the hypotheses apart yet
+        """The log-likelihood ratio of H1 over H0 given the pentanomial counts of pairs.
+
+        Empty cells count as 0.001 pairs, so that one-sided results (every pair won, say) have
+        a variance and the test can decide on them.
+        """
+        if sum(pentanomial) == 0:
+            return 0.0
+        n, mean, var = pair_moments([c if c > 0 else 1e-3 for c in pentanomial])
         if self.model == "logistic":
             m0, m1 = score_from_elo(self.elo0), score_from_elo(self.elo1)
         else:

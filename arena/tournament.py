@@ -113,6 +113,10 @@ class Tournament:
                 status = f"stopped: SPRT accepted {decision}"
             elif len(games) == self.schedule.total():
                 status = "finished"
+        except KeyboardInterrupt:
+            self._stop.set()
+            status = "interrupted"
+            raise
         finally:
             self.store.set_status(self.id, status, note=", ".join(f"dropped {names[b]}" for b in sorted(dropped)))
         return Outcome(self.id, games, self.schedule.total(), status, [names[b] for b in sorted(dropped)], decision)

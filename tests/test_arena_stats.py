@@ -119,3 +119,9 @@ def test_gauntlet_and_multi_side_rotations():
 def test_deal_seeds_are_fixed():
     assert deal_seed(0, 0) == 0xE220A8397B1DCDAF   # SplitMix64's first output for state 0
     assert deal_seed(1, 0) != deal_seed(0, 1)
+
+
+def test_sprt_decides_on_one_sided_results():
+    assert Sprt(0, 10).status([0, 0, 0, 0, 12]) == "H1"
+    assert Sprt(0, 10).status([12, 0, 0, 0, 0]) == "H0"
+    assert Sprt(0, 10).status([0, 0, 0, 0, 1]) is None

@@ -1,0 +1,216 @@
+"""Tournaments with real bot processes: results, adjudication, resume, safety, the cluster."""
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+from arena.config import BotSpec, TimeControl, TournamentConfig, builtin_bot
+from arena.runner import LocalRunner
+from arena.standings import standings
+from arena.store import Store
+from arena.tournament import Tournament
+from protocol.local import child_env
+
+BOTS = Path(__file__).parent / "bots"
+
+
+def broken(name: str) -> BotSpec:
+    return BotSpec(name, [sys.executable, str(BOTS / f"{name}.py")])
+
+
+def run_local(config: TournamentConfig, db: Path) -> tuple[Tournament, object]:
+    store = Store(db)
+    tournament = Tournament(config, store)
+    runner = LocalRunner(config.bots, config.limits, config.concurrency)
+    try:
+        outcome = tournament.run(runner)
+    finally:
+        runner.close()
+    return tournament, outcome
+
+
+def marked_processes(mark: str) -> list[int]:
+    """Pids of live (not zombie) processes whose environment carries `mark`."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            if mark.encode() in (entry / "environ").read_bytes():
+                state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
+                if state != "Z":
+                    found.append(int(entry.name))
+        except OSError:
+            continue
+    return found
+
+
+def children_of(pid: int) -> list[int]:
+    out = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(stat[1]) == pid:
+                out.append(int(entry.name))
+    return out
+
+
+def wait_for(predicate, timeout: float = 20.0) -> bool:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if predicate():
+            return True
+        time.sleep(0.05)
+    return predicate()
+
+
+def test_tournament_records_every_game_and_ranks_greedy_first(tmp_path):
+    config = TournamentConfig("classic", [builtin_bot("random"), builtin_bot("greedy")], options={"rounds": 1},
+                              deals=4, seed=5, concurrency=2, time=TimeControl(movetime_ms=200))
+    tournament, outcome = run_local(config, tmp_path / "t.sqlite")
+    assert outcome.status == "finished" and len(outcome.games) == 8
+    games = Store(tmp_path / "t.sqlite").games(outcome.tournament, with_decisions=True)
+    assert sorted(g.index for g in games) == list(range(8))
+    assert all(g.termination == "normal" and g.decisions for g in games)
+    # every deal was played with the seats swapped
+    for deal in range(4):
+        pair = [g for g in games if g.deal == deal]
+        assert [g.seat_bots for g in pair] == [["random", "greedy"], ["greedy", "random"]]
+        assert pair[0].seed == pair[1].seed
+    table = standings(games, tournament.sides)
+    assert table.rows[0].name == "greedy"
+    assert children_of(os.getpid()) == []          # every bot process was reaped
+
+
+def test_misbehaving_bots_lose_with_the_right_reason(tmp_path):
+    bots = [builtin_bot("random"), broken("crash"), broken("hang"), broken("garbage"), broken("illegal")]
+    config = TournamentConfig("classic", bots, options={"rounds": 1}, format="gauntlet", deals=3, seed=9,
+                              concurrency=2, time=TimeControl(movetime_ms=50, margin_ms=150), max_failures=3)
+    _, outcome = run_local(config, tmp_path / "t.sqlite")
+    assert len(outcome.games) == 24 and outcome.status == "finished"
+    expected = {"crash": "crash", "hang": "timeout", "garbage": "malformed", "illegal": "illegal"}
+    for g in outcome.games:
+        bad = next(name for name in g.seat_bots if name != "random")
+        failed = g.seat_bots[g.failed_seat]
+        assert failed == bad, g
+        assert g.termination in (expected[bad], "dropped"), (bad, g.termination, g.reason)
+        assert g.returns[g.failed_seat] == 0.0 and g.returns[1 - g.failed_seat] == 1.0
+        assert g.reason
+    # three failures in a row drop a bot: its later games are lost without being played
+    assert {g.seat_bots[g.failed_seat] for g in outcome.games if g.termination == "dropped"} == set(expected)
+    assert children_of(os.getpid()) == []
+
+
+def test_sprt_stops_early(tmp_path):
+    config = TournamentConfig("classic", [builtin_bot("greedy"), builtin_bot("random")], options={"rounds": 1},
+                              deals=50, seed=3, concurrency=2, time=TimeControl(movetime_ms=200))
+    from arena.sprt import Sprt
+    config.sprt = Sprt(0, 50)
+    _, outcome = run_local(config, tmp_path / "t.sqlite")
+    assert outcome.sprt == "H1" and outcome.status.startswith("stopped")
+    assert len(outcome.games) < 100
+
+
+def _arena(db: Path, mark: str, *extra: str) -> subprocess.Popen:
+    env = child_env()
+    env["EXPEDITIONS_TEST_MARK"] = mark
+    return subprocess.Popen([sys.executable, "-m", "expeditions", "arena", "--db", str(db), "--bot", "greedy",
+                             "--bot", "random", "-o", "rounds=1", "--deals", "12", "--seed", "77", "-j", "2",
+                             "--movetime", "300", "--quiet", *extra],
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def _games(db: Path) -> list[int]:
+    try:
+        with sqlite3.connect(db) as con:
+            return [r[0] for r in con.execute("SELECT plan_index FROM game")]
+    except sqlite3.OperationalError:   # the arena has not created its tables yet
+        return []
+
+
+def test_killed_arena_leaves_no_bots_and_resume_completes(tmp_path):
+    db, mark = tmp_path / "t.sqlite", uuid.uuid4().hex
+    arena = _arena(db, mark)
+    assert wait_for(lambda: db.exists() and len(_games(db)) >= 3), arena.stderr.read() if arena.poll() else ""
+    assert marked_processes(mark)                  # bots are running
+    arena.kill()                                   # SIGKILL: no chance to clean up
+    arena.wait()
+    assert wait_for(lambda: not marked_processes(mark), 10), "bots outlived a killed arena"
+    done_before = len(_games(db))
+    resumed = subprocess.run([sys.executable, "-m", "expeditions", "arena", "--db", str(db), "--resume", "--quiet"],
+                             env=child_env(), capture_output=True, text=True, timeout=300)
+    assert resumed.returncode == 0, resumed.stderr
+    games = _games(db)
+    assert sorted(games) == list(range(24))        # exactly the plan: nothing replayed twice
+    assert done_before < 24
+    assert "finished; 24 of 24" in resumed.stdout
+
+
+def test_interrupted_arena_stops_cleanly(tmp_path):
+    db, mark = tmp_path / "t.sqlite", uuid.uuid4().hex
+    arena = _arena(db, mark)
+    assert wait_for(lambda: db.exists() and len(_games(db)) >= 2)
+    arena.send_signal(signal.SIGINT)
+    _, err = arena.communicate(timeout=30)
+    assert arena.returncode == 130, err
+    assert "--resume" in err
+    assert wait_for(lambda: not marked_processes(mark), 10)
+    with sqlite3.connect(db) as con:
+        assert con.execute("SELECT status FROM tournament").fetchone()[0] == "interrupted"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_tournament_on_a_dask_cluster(tmp_path):
+    pytest.importorskip("distributed")
+    port, mark = _free_port(), uuid.uuid4().hex
+    env = child_env()
+    env["EXPEDITIONS_TEST_MARK"] = mark
+    address = f"tcp://127.0.0.1:{port}"
+    procs = [subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
+                               "--port", str(port), "--no-dashboard"], env=env, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL)]
+    try:
+        for name in ("w1", "w2"):
+            procs.append(subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", address,
+                                           "--nthreads", "1", "--no-dashboard", "--name", name],
+                                          env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        from distributed import Client
+        with Client(address, timeout=30) as client:
+            client.wait_for_workers(2, timeout=60)
+        db = tmp_path / "t.sqlite"
+        result = subprocess.run([sys.executable, "-m", "expeditions", "arena", "--db", str(db), "--bot", "greedy",
+                                 "--bot", "random", "-o", "rounds=1", "--deals", "4", "--seed", "1",
+                                 "--movetime", "300", "--scheduler", address, "--quiet"],
+                                env=child_env(), capture_output=True, text=True, timeout=300)
+        assert result.returncode == 0, result.stderr
+        with sqlite3.connect(db) as con:
+            workers = [r[0] for r in con.execute("SELECT worker FROM game")]
+        assert len(workers) == 8 and len(set(workers)) == 2
+        assert "finished; 8 of 8" in result.stdout
+    finally:
+        for proc in procs[::-1]:
+            proc.terminate()
+        for proc in procs:
+            try:
+                proc.wait(20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+    assert wait_for(lambda: not marked_processes(mark), 20), "processes left after the cluster stopped"
