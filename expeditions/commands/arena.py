@@ -127,6 +127,12 @@ def _cpus() -> int:
     return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
 
 
+def _require(module: str, extra: str) -> None:
+    import importlib.util
+    if importlib.util.find_spec(module) is None:
+        raise CommandError(f"this needs the {module} package: pip install 'expeditions[{extra}]'")
+
+
 def _runner(config: TournamentConfig, args: argparse.Namespace):
     if args.scheduler:
         from arena.cluster import DaskRunner
@@ -136,8 +142,13 @@ def _runner(config: TournamentConfig, args: argparse.Namespace):
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.plot:
+        _require("matplotlib", "plot")
+    if args.scheduler:
+        _require("distributed", "cluster")
+    config = build_config(args) if args.resume is None else None
     store = Store(args.db)
-    if args.resume is not None:
+    if config is None:
         try:
             tid, config, planned, status = store.tournament(None if args.resume < 0 else args.resume)
         except LookupError as err:
@@ -147,7 +158,6 @@ def run(args: argparse.Namespace) -> int:
         tournament = Tournament(config, store, tid)
         print(f"arena: resuming tournament {tid} ({status}) in {args.db}", file=sys.stderr)
     else:
-        config = build_config(args)
         tournament = Tournament(config, store)
     c = tournament.config
     print(f"arena: tournament {tournament.id} {c.edition} {' '.join(f'{k}={v}' for k, v in c.options.items())} "
