@@ -633,6 +633,34 @@ for _e in range(N_EDITIONS):
     _CARD_INDEX.append({text: t for t, text in enumerate(_texts)})
 
 
+def _decision_texts(int e):
+    """Text of every decision id of edition e (None for ids the edition does not use)."""
+    cdef const LCConfig* c = &CFG[e]
+    texts = _CARD_TEXT[e]
+    out = [None] * N_DECISIONS
+    for t in range(c.ntypes):
+        out[D_PLAY + t] = "+" + texts[t]
+        out[D_DISCARD + t] = "-" + texts[t]
+    out[D_DRAW_DECK] = "D"
+    for k in range(c.npiles):
+        out[D_DRAW_PILE + k] = "D" + ("-" if c.npiles == 1 else _COLOURS[e][k])
+    if c.passes:
+        for t2 in range(c.ntypes):
+            for t1 in range(t2 + 1):
+                out[pass_id(t1, t2)] = ">" + texts[t1] + texts[t2]
+    return out
+
+
+_DECISION_TEXT = [_decision_texts(_e) for _e in range(N_EDITIONS)]
+
+# Card type by its two characters, per edition (-1: not a card), for the notation parsers.
+cdef int CARD_OF[N_EDITIONS][128][128]
+memset(CARD_OF, 0xFF, sizeof(CARD_OF))
+for _e in range(N_EDITIONS):
+    for _t, _text in enumerate(_CARD_TEXT[_e]):
+        CARD_OF[_e][ord(_text[0])][ord(_text[1])] = _t
+
+
 cdef inline LCState* _lc(State st):
     return <LCState*>st.ptr
 
@@ -665,18 +693,21 @@ cdef str _format_stack(int e, const uint8_t* cards, int n):
 
 def _card_list(int e, str text, str field):
     """Cards of a set or stack text ('-' is empty) as type ids, in the order written."""
+    cdef Py_ssize_t n = len(text), i
+    cdef Py_UCS4 a, b
+    cdef int t
     if text == "-":
         return []
-    if len(text) % 2:
+    if n % 2:
         raise NotationError(f"{field}: cards are two characters each", token=text,
                             expected=f"cards like {_CARD_TEXT[e][1]}{_CARD_TEXT[e][len(_CARD_TEXT[e]) - 1]}, or - for none")
-    index = _CARD_INDEX[e]
     out = []
-    for i in range(0, len(text), 2):
-        card = text[i:i + 2]
-        t = index.get(card)
-        if t is None:
-            raise NotationError(f"{field}: unknown card", token=card,
+    for i in range(0, n, 2):
+        a = text[i]
+        b = text[i + 1]
+        t = CARD_OF[e][a][b] if a < 128 and b < 128 else -1
+        if t < 0:
+            raise NotationError(f"{field}: unknown card", token=text[i:i + 2],
                                 expected=f"a colour of {_COLOURS[e]} then a rank of {_RANKS[e]}")
         out.append(t)
     return out
@@ -1021,18 +1052,10 @@ cdef class CardState(State):
     # ----- decisions ---------------------------------------------------------------------
     def decision_to_text(self, int d) -> str:
         cdef int e = _lc(self).edition
-        cdef const LCConfig* c = &CFG[e]
-        texts = _CARD_TEXT[e]
-        if 0 <= d < D_DISCARD and d < c.ntypes:
-            return "+" + texts[d]
-        if D_DISCARD <= d < D_DRAW_DECK and d - D_DISCARD < c.ntypes:
-            return "-" + texts[d - D_DISCARD]
-        if d == D_DRAW_DECK:
-            return "D"
-        if D_DRAW_PILE <= d < D_DRAW_PILE + c.npiles:
-            return "D" + _pile_letter(e, d - D_DRAW_PILE)
-        if c.passes and D_PASS <= d < N_DECISIONS and PASS_T2[d - D_PASS] < c.ntypes:
-            return ">" + texts[PASS_T1[d - D_PASS]] + texts[PASS_T2[d - D_PASS]]
+        if 0 <= d < N_DECISIONS:
+            text = _DECISION_TEXT[e][d]
+            if text is not None:
+                return text
         raise ValueError(f"{d} is not a decision id of {EDITION_NAMES[e]}")
 
     def parse_decision(self, str text) -> int:
@@ -1062,16 +1085,25 @@ cdef class CardState(State):
     def history(self, seat=None) -> list:
         """The decisions of the current round as text; masked for `seat` if given (else the
         referee's record, with the cards drawn from the draw pile)."""
+        cdef int e = _lc(self).edition
+        cdef long entry
+        cdef int mover, d, revealed, viewer = -1
         if seat is not None:
             self._check_seat(seat)
+            viewer = seat
+        texts = _DECISION_TEXT[e]
+        cards = _CARD_TEXT[e]
         out = []
-        for mover, d, revealed in self._history_entries():
-            if seat is None or seat == mover:
-                out.append(self._record_text(d, revealed))
-            elif d >= D_PASS and (seat & 1) != (mover & 1):
+        for entry in self._history:
+            mover = entry >> 24
+            d = (entry >> 8) & 0xFFFF
+            revealed = (entry & 0xFF) - 1
+            if viewer < 0 or viewer == mover:
+                out.append(texts[d] if revealed < 0 else f"{texts[d]}:{cards[revealed]}")
+            elif d >= D_PASS and (viewer & 1) != (mover & 1):
                 out.append(">?")      # a pass between opponents
             else:
-                out.append(self.decision_to_text(d))
+                out.append(texts[d])
         return out
 
     def pretty(self, seat=None) -> str:
@@ -1242,7 +1274,7 @@ cdef class CardState(State):
         for k in range(c.nseats):
             if k != seat:
                 want = &s.pknown[k] if k == partner else &s.known[k]
-                if _format_set(e, want) != _format_set(e, &s.hand[k]):
+                if want.any != s.hand[k].any or want.extra != s.hand[k].extra:
                     raise NotationError(f"hands: seat {k}'s known cards disagree with "
                                         + ("pknown" if k == partner else "known"), token=parts[k],
                                         expected=_format_set(e, want))
