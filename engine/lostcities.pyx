@@ -12,7 +12,7 @@ Each zone's set is therefore canonical, legality is mask arithmetic on `any`, an
 are equal bytes.
 """
 from cpython.mem cimport PyMem_Malloc, PyMem_Free
-from libc.string cimport memset, memcpy
+from libc.string cimport memset, memcpy, memcmp
 from libc.stdint cimport uint8_t, uint16_t, int16_t, int32_t, uint64_t
 
 from engine._core cimport (GameOps, Rng, State, rng_next, rng_below, exp_popcount, exp_ctz,
@@ -1237,101 +1237,421 @@ cdef class CardState(State):
         return st
 
     @classmethod
-    def parse_view(cls, str text):
+    def parse_view(cls, str text, bint fast=True):
         """Parses a view: (a position consistent with it, the seat, the history as text).
 
         The position deals the cards the seat cannot see in canonical order; determinize it
-        (State.determinized) to sample one at random.
+        (State.determinized) to sample one at random. Views as the engine writes them are read
+        by a single pass in C; anything else (and every error) goes through the field-by-field
+        reader, which names what is wrong. `fast=False` forces the latter (tests compare them).
         """
         cdef LCState s
-        cdef int e, k, seat, hidden, t, i, partner, opp
+        cdef int seat = 0
         cdef int unknown[MAX_SEATS]
-        cdef int cnt[MAX_TYPES]
-        f = _Fields(text, "view")
-        _read_header(f, &s, &e)
-        c = &CFG[e]
-        seat = _int_field("seat", f.take("seat"), 0, c.nseats - 1)
-        partner = (seat + 2) % 4 if c.passes else -1
-        _read_progress(f, &s)
-        parts = _split("hands", f.take("hands"), c.nseats)
-        seen = []
-        for k in range(c.nseats):
-            part = parts[k]
-            cards_text, q, count = part.partition("?")
-            if k == seat and q:
-                raise NotationError("hands: the viewer's own hand is fully known", token=part)
-            unknown[k] = _int_field("hands (unknown cards)", count, 0, c.deck_size) if q else 0
-            if cards_text == "" and not q:
-                raise NotationError("hands: empty entry", token=part, expected="cards, ?n or -")
-            seen.append(_card_list(e, cards_text or "-", "hands"))
-            if seen[k] != sorted(seen[k]):
-                raise NotationError("hands: cards of a set are written in canonical order", token=part)
-            _set_from_list(e, seen[k], &s.hand[k], "hands")
-        _read_table(f, &s)
-        deck_n = _int_field("deck", f.take("deck"), 0, c.deck_size)
-        s.deck_n = deck_n
-        _read_knowledge(f, &s, seat)
-        for k in range(c.nseats):
-            if k != seat:
-                want = &s.pknown[k] if k == partner else &s.known[k]
-                if want.any != s.hand[k].any or want.extra != s.hand[k].extra:
-                    raise NotationError(f"hands: seat {k}'s known cards disagree with "
-                                        + ("pknown" if k == partner else "known"), token=parts[k],
-                                        expected=_format_set(e, want))
-        history_text = f.take("history")
-        f.finish()
-        history = [] if history_text == "-" else history_text.split(",")
-        # Deal the unseen cards in canonical order: the opposing team's tknown cards first into the
-        # opposing hands, then every other unknown place (hands by seat, then the draw pile).
-        for t in range(c.ntypes):
-            cnt[t] = c.copies[t]
-        for k in range(c.nseats):
-            for t in range(c.ntypes):
-                cnt[t] -= cs_count(&s.hand[k], c, t)
-        for k in range(c.nrows):
-            for t in range(c.ntypes):
-                cnt[t] -= cs_count(&s.rows[k], c, t)
-        for k in range(c.npiles):
-            for i in range(s.pile_n[k]):
-                cnt[s.piles[k * c.pile_cap + i]] -= 1
-        for t in range(c.ntypes):
-            if cnt[t] < 0:
-                raise NotationError(f"the view shows more of card {_CARD_TEXT[e][t]} than the deck has",
-                                    token=_CARD_TEXT[e][t])
-        pool = [t for t in range(c.ntypes) for _ in range(cnt[t])]
-        slots = sum(unknown[k] for k in range(c.nseats)) + deck_n
-        if len(pool) != slots:
-            raise NotationError(f"the view hides {slots} cards (unknown hand cards and draw pile) "
-                                f"but {len(pool)} cards are unaccounted for", token=f"deck={deck_n}")
-        if c.passes:
-            opp = 1 - row_of(&s, seat)
-            for t in range(c.ntypes):
-                for i in range(cs_count(&s.tknown[opp], c, t)):
-                    if t not in pool:
-                        raise NotationError("tknown: a card that cannot be in the opposing hands",
-                                            token=_CARD_TEXT[e][t])
-                    pool.remove(t)
-                    for k in (opp, opp + 2):
-                        if unknown[k] > 0:
-                            cs_add(&s.hand[k], c, t)
-                            cs_add(&s.pknown[k], c, t)
-                            unknown[k] -= 1
-                            break
-                    else:
-                        raise NotationError("tknown: more cards than the opposing hands hide",
-                                            token=_format_set(e, &s.tknown[opp]))
-        i = 0
-        for k in range(c.nseats):
-            for _ in range(unknown[k]):
-                cs_add(&s.hand[k], c, pool[i])
-                i += 1
-        for k in range(deck_n):
-            s.deck[k] = pool[i]
-            i += 1
+        cdef bytes raw
+        cdef const char* p
+        cdef Py_ssize_t start = 0, length = 0
+        if fast and text.isascii():
+            raw = text.encode("ascii")
+            p = raw
+            if _scan_view(p, p + len(raw), &s, &seat, unknown, &start, &length):
+                try:
+                    _fill_unseen(&s, seat, unknown)
+                    _validate(&s, seat)
+                except NotationError:
+                    pass  # the reader below reports it, with its own wording
+                else:
+                    history = [] if length == 1 and p[start] == c'-' else raw[start:start + length].decode().split(",")
+                    return _card_state(cls, &s), seat, history
+        seat, history = _read_view(text, &s, unknown)
+        _fill_unseen(&s, seat, unknown)
         _validate(&s, seat)
-        cdef CardState st = cls.__new__(cls)
-        st._adopt(&OPS[e], &s)
-        return st, seat, history
+        return _card_state(cls, &s), seat, history
+
+
+cdef CardState _card_state(type cls, LCState* s):
+    cdef CardState st = cls.__new__(cls)
+    st._adopt(&OPS[s.edition], s)
+    return st
+
+
+cdef tuple _read_view(str text, LCState* s, int* unknown):
+    """The field-by-field view reader: fills the struct and the unknown counts; returns (seat, history)."""
+    cdef int e, k, seat, partner
+    cdef const LCConfig* c
+    cdef const CardSet* want
+    f = _Fields(text, "view")
+    _read_header(f, s, &e)
+    c = &CFG[e]
+    seat = _int_field("seat", f.take("seat"), 0, c.nseats - 1)
+    partner = (seat + 2) % 4 if c.passes else -1
+    _read_progress(f, s)
+    parts = _split("hands", f.take("hands"), c.nseats)
+    for k in range(c.nseats):
+        part = parts[k]
+        cards_text, q, count = part.partition("?")
+        if k == seat and q:
+            raise NotationError("hands: the viewer's own hand is fully known", token=part)
+        unknown[k] = _int_field("hands (unknown cards)", count, 0, c.deck_size) if q else 0
+        if cards_text == "" and not q:
+            raise NotationError("hands: empty entry", token=part, expected="cards, ?n or -")
+        cards = _card_list(e, cards_text or "-", "hands")
+        if cards != sorted(cards):
+            raise NotationError("hands: cards of a set are written in canonical order", token=part)
+        _set_from_list(e, cards, &s.hand[k], "hands")
+    _read_table(f, s)
+    s.deck_n = _int_field("deck", f.take("deck"), 0, c.deck_size)
+    _read_knowledge(f, s, seat)
+    for k in range(c.nseats):
+        if k != seat:
+            want = &s.pknown[k] if k == partner else &s.known[k]
+            if want.any != s.hand[k].any or want.extra != s.hand[k].extra:
+                raise NotationError(f"hands: seat {k}'s known cards disagree with "
+                                    + ("pknown" if k == partner else "known"), token=parts[k],
+                                    expected=_format_set(e, want))
+    history_text = f.take("history")
+    f.finish()
+    return seat, ([] if history_text == "-" else history_text.split(","))
+
+
+cdef int _fill_unseen(LCState* s, int seat, int* unknown) except -1:
+    """Deals the cards a view does not show, in canonical order: the opposing team's tknown cards
+    first into the opposing hands, then every other unknown place (hands by seat, then the draw pile)."""
+    cdef const LCConfig* c = &CFG[s.edition]
+    cdef int e = s.edition, k, t, i, opp, npool = 0, slots = 0, need
+    cdef int cnt[MAX_TYPES]
+    cdef uint8_t pool[MAX_CARDS]
+    for t in range(c.ntypes):
+        cnt[t] = c.copies[t]
+    for k in range(c.nseats):
+        for t in range(c.ntypes):
+            cnt[t] -= cs_count(&s.hand[k], c, t)
+    for k in range(c.nrows):
+        for t in range(c.ntypes):
+            cnt[t] -= cs_count(&s.rows[k], c, t)
+    for k in range(c.npiles):
+        for i in range(s.pile_n[k]):
+            cnt[s.piles[k * c.pile_cap + i]] -= 1
+    for t in range(c.ntypes):
+        if cnt[t] < 0:
+            raise NotationError(f"the view shows more of card {_CARD_TEXT[e][t]} than the deck has",
+                                token=_CARD_TEXT[e][t])
+        npool += cnt[t]
+    for k in range(c.nseats):
+        slots += unknown[k]
+    slots += s.deck_n
+    if npool != slots:
+        raise NotationError(f"the view hides {slots} cards (unknown hand cards and draw pile) "
+                            f"but {npool} cards are unaccounted for", token=f"deck={s.deck_n}")
+    if c.passes:
+        opp = 1 - row_of(s, seat)
+        for t in range(c.ntypes):
+            need = cs_count(&s.tknown[opp], c, t)
+            if need > cnt[t]:
+                raise NotationError("tknown: a card that cannot be in the opposing hands", token=_CARD_TEXT[e][t])
+            for i in range(need):
+                cnt[t] -= 1
+                if unknown[opp] > 0:
+                    k = opp
+                elif unknown[opp + 2] > 0:
+                    k = opp + 2
+                else:
+                    raise NotationError("tknown: more cards than the opposing hands hide",
+                                        token=_format_set(e, &s.tknown[opp]))
+                cs_add(&s.hand[k], c, t)
+                cs_add(&s.pknown[k], c, t)
+                unknown[k] -= 1
+    npool = 0
+    for t in range(c.ntypes):
+        for i in range(cnt[t]):
+            pool[npool] = t
+            npool += 1
+    i = 0
+    for k in range(c.nseats):
+        for t in range(unknown[k]):
+            cs_add(&s.hand[k], c, pool[i])
+            i += 1
+    for k in range(s.deck_n):
+        s.deck[k] = pool[i]
+        i += 1
+    return 0
+
+
+# ----- the fast view scanner: one pass over the bytes, no Python objects; 0 means "not the
+# canonical form" (the field reader then parses it, or names what is wrong) -----------------
+
+cdef inline bint _key(const char** p, const char* end, const char* key) noexcept nogil:
+    """Consumes `key=`."""
+    cdef const char* q = p[0]
+    while key[0] != 0:
+        if q >= end or q[0] != key[0]:
+            return False
+        q += 1
+        key += 1
+    if q >= end or q[0] != c'=':
+        return False
+    p[0] = q + 1
+    return True
+
+
+cdef inline bint _num(const char** p, const char* end, int* out, int low, int high) noexcept nogil:
+    cdef const char* q = p[0]
+    cdef bint neg = False
+    cdef long v = 0
+    cdef int digits = 0
+    if q < end and q[0] == c'-':
+        neg = True
+        q += 1
+    while q < end and c'0' <= q[0] <= c'9' and digits < 9:
+        v = v * 10 + (q[0] - c'0')
+        q += 1
+        digits += 1
+    if digits == 0 or (q < end and c'0' <= q[0] <= c'9'):
+        return False
+    if neg:
+        v = -v
+    if v < low or v > high:
+        return False
+    out[0] = <int>v
+    p[0] = q
+    return True
+
+
+cdef inline bint _sep(const char** p, const char* end, char ch) noexcept nogil:
+    if p[0] < end and p[0][0] == ch:
+        p[0] += 1
+        return True
+    return False
+
+
+cdef inline bint _at_sep(const char* p, const char* end) noexcept nogil:
+    return p >= end or p[0] == c' ' or p[0] == c'/' or p[0] == c'?'
+
+
+cdef bint _cards(const char** p, const char* end, int e, CardSet* out, bint sorted_set,
+                 uint8_t* stack, int* stack_n, int cap) noexcept nogil:
+    """A set ('-' or cards in canonical order) or, with `stack`, a stack in written order."""
+    cdef const LCConfig* c = &CFG[e]
+    cdef const char* q = p[0]
+    cdef int t, last = -1, n = 0
+    if q < end and q[0] == c'-' and _at_sep(q + 1, end):
+        p[0] = q + 1
+        if stack_n != NULL:
+            stack_n[0] = 0
+        return True
+    while not _at_sep(q, end):
+        if q + 1 >= end or <unsigned char>q[0] >= 128 or <unsigned char>q[1] >= 128:
+            return False
+        t = CARD_OF[e][<unsigned char>q[0]][<unsigned char>q[1]]
+        if t < 0:
+            return False
+        if stack != NULL:
+            if n >= cap:
+                return False
+            stack[n] = t
+            n += 1
+        else:
+            if sorted_set and t < last:
+                return False
+            if cs_count(out, c, t) >= c.copies[t]:
+                return False
+            cs_add(out, c, t)
+            last = t
+        q += 2
+    if q == p[0]:
+        return False
+    if stack_n != NULL:
+        stack_n[0] = n
+    p[0] = q
+    return True
+
+
+cdef bint _scan_view(const char* p, const char* end, LCState* s, int* seat_out, int* unknown,
+                     Py_ssize_t* hist_start, Py_ssize_t* hist_len) noexcept:
+    cdef const char* begin = p
+    cdef int e = -1, k, v, col, t, top, seat, r, partner
+    cdef const LCConfig* c
+    cdef const CardSet* want
+    cdef int n
+    memset(s, 0, sizeof(LCState))
+    for k in range(N_EDITIONS):
+        if _key_word(&p, end, k):
+            e = k
+            break
+    if e < 0:
+        return False
+    c = &CFG[e]
+    s.edition = e
+    s.nseats = c.nseats
+    if not (_key(&p, end, b"rounds") and _num(&p, end, &v, 1, 99)):
+        return False
+    s.rounds = v
+    if not (_sep(&p, end, c' ') and _key(&p, end, b"max_turns") and _num(&p, end, &v, 1, 10000)):
+        return False
+    s.max_turns = v
+    s.cost = 20
+    if e == ED_EXPEDITION:
+        if not (_sep(&p, end, c' ') and _key(&p, end, b"cost") and _num(&p, end, &v, 0, 100)):
+            return False
+        s.cost = v
+    if not (_sep(&p, end, c' ') and _key(&p, end, b"seat") and _num(&p, end, &seat, 0, c.nseats - 1)):
+        return False
+    partner = (seat + 2) % 4 if c.passes else -1
+    if not (_sep(&p, end, c' ') and _key(&p, end, b"round") and _num(&p, end, &r, 1, s.rounds)
+            and _sep(&p, end, c'/') and _num(&p, end, &v, s.rounds, s.rounds)):
+        return False
+    s.round = r - 1
+    if not (_sep(&p, end, c' ') and _key(&p, end, b"starter") and _num(&p, end, &v, 0, c.nseats - 1)):
+        return False
+    s.starter = v
+    if not (_sep(&p, end, c' ') and _key(&p, end, b"turn") and _num(&p, end, &v, 0, s.max_turns)):
+        return False
+    s.turn = v
+    if not (_sep(&p, end, c' ') and _key(&p, end, b"phase")):
+        return False
+    if end - p >= 4 and memcmp(p, b"play", 4) == 0:
+        s.phase = PH_PLAY
+    elif end - p >= 4 and memcmp(p, b"draw", 4) == 0:
+        s.phase = PH_DRAW
+    elif end - p >= 4 and memcmp(p, b"over", 4) == 0:
+        s.phase = PH_OVER
+    else:
+        return False
+    p += 4
+    if not (_sep(&p, end, c' ') and _key(&p, end, b"to_move")):
+        return False
+    if s.phase == PH_OVER:
+        if not _sep(&p, end, c'-') or s.round != s.rounds - 1:
+            return False
+        s.to_move = NONE
+    else:
+        if not _num(&p, end, &v, 0, c.nseats - 1) or s.turn >= s.max_turns:
+            return False
+        s.to_move = v
+    if not (_sep(&p, end, c' ') and _key(&p, end, b"nodraw")) or p >= end:
+        return False
+    s.nodraw = NONE
+    if p[0] != c'.':
+        if s.phase != PH_DRAW:
+            return False
+        for k in range(c.npiles):
+            if p[0] == (c'-' if c.npiles == 1 else _PILE_LETTERS[e][k]):
+                s.nodraw = k
+        if s.nodraw == NONE:
+            return False
+    p += 1
+    if not (_sep(&p, end, c' ') and _key(&p, end, b"totals")):
+        return False
+    for k in range(c.nrows):
+        if (k and not _sep(&p, end, c'/')) or not _num(&p, end, &v, -1000000, 1000000):
+            return False
+        s.totals[k] = v
+    if not (_sep(&p, end, c' ') and _key(&p, end, b"hands")):
+        return False
+    for k in range(c.nseats):
+        if k and not _sep(&p, end, c'/'):
+            return False
+        unknown[k] = 0
+        if p < end and p[0] == c'?':
+            if k == seat:
+                return False
+        elif not _cards(&p, end, e, &s.hand[k], True, NULL, NULL, 0):
+            return False
+        if p < end and p[0] == c'?':
+            if k == seat:
+                return False
+            p += 1
+            if not _num(&p, end, &unknown[k], 0, c.deck_size):
+                return False
+    if not (_sep(&p, end, c' ') and _key(&p, end, b"rows")):
+        return False
+    for k in range(c.nrows):
+        if (k and not _sep(&p, end, c'/')) or not _cards(&p, end, e, &s.rows[k], True, NULL, NULL, 0):
+            return False
+        s.playable[k] = c.all_types
+        for col in range(c.ncolours):
+            top = -1
+            for t in range(c.ntypes):
+                if c.colour[t] == col and c.value[t] > 0 and cs_count(&s.rows[k], c, t):
+                    if cs_count(&s.rows[k], c, t) > 1:
+                        return False
+                    top = t
+            if top >= 0:
+                s.playable[k] = (s.playable[k] & ~c.colour_types[col]) | c.above[top]
+    if not (_sep(&p, end, c' ') and _key(&p, end, b"piles")):
+        return False
+    for k in range(c.npiles):
+        if k and not _sep(&p, end, c'/'):
+            return False
+        if not _cards(&p, end, e, NULL, False, &s.piles[k * c.pile_cap], &n, c.pile_cap):
+            return False
+        s.pile_n[k] = n
+        if n:
+            s.nonempty |= 1 << k
+        if c.npiles > 1:
+            for v in range(n):
+                if c.colour[s.piles[k * c.pile_cap + v]] != k:
+                    return False
+    if s.nodraw != NONE and s.pile_n[s.nodraw] == 0:
+        return False
+    if not (_sep(&p, end, c' ') and _key(&p, end, b"deck") and _num(&p, end, &v, 0, c.deck_size)):
+        return False
+    s.deck_n = v
+    if not (_sep(&p, end, c' ') and _key(&p, end, b"known")):
+        return False
+    for k in range(c.nseats):
+        if (k and not _sep(&p, end, c'/')) or not _cards(&p, end, e, &s.known[k], True, NULL, NULL, 0):
+            return False
+    if c.passes:
+        if not (_sep(&p, end, c' ') and _key(&p, end, b"pknown")):
+            return False
+        for k in range(c.nseats):
+            if k and not _sep(&p, end, c'/'):
+                return False
+            if row_of(s, k) != row_of(s, seat):
+                if not _sep(&p, end, c'?'):
+                    return False
+                s.pknown[k] = s.known[k]
+            elif not _cards(&p, end, e, &s.pknown[k], True, NULL, NULL, 0):
+                return False
+        if not (_sep(&p, end, c' ') and _key(&p, end, b"tknown")):
+            return False
+        for k in range(c.nrows):
+            if (k and not _sep(&p, end, c'/')) or not _cards(&p, end, e, &s.tknown[k], True, NULL, NULL, 0):
+                return False
+    for k in range(c.nseats):
+        if k != seat:
+            want = &s.pknown[k] if k == partner else &s.known[k]
+            if want.any != s.hand[k].any or want.extra != s.hand[k].extra:
+                return False
+    if not (_sep(&p, end, c' ') and _key(&p, end, b"history")) or p >= end:
+        return False
+    hist_start[0] = p - begin
+    while p < end and p[0] != c' ':
+        p += 1
+    hist_len[0] = (p - begin) - hist_start[0]
+    if p != end:
+        return False
+    seat_out[0] = seat
+    return True
+
+
+cdef bint _key_word(const char** p, const char* end, int e) noexcept:
+    """Consumes the edition name `e` and the space after it."""
+    cdef bytes name = EDITION_BYTES[e]
+    cdef const char* w = name
+    cdef Py_ssize_t n = len(name)
+    if end - p[0] < n + 1 or memcmp(p[0], w, n) != 0 or p[0][n] != c' ':
+        return False
+    p[0] += n + 1
+    return True
+
+
+EDITION_BYTES = tuple(name.encode() for name in EDITION_NAMES)
+cdef char _PILE_LETTERS[N_EDITIONS][MAX_PILES]
+for _e in range(N_EDITIONS):
+    for _k, _ch in enumerate(_COLOURS[_e][:MAX_PILES]):
+        _PILE_LETTERS[_e][_k] = ord(_ch)
 
 
 def new_state(str edition, seed, options) -> CardState:

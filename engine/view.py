@@ -35,7 +35,7 @@ class View:
         """Parses a view; raises NotationError naming the bad field."""
         edition = edition_of_text(text)
         state, seat, history = edition._parse_view(text)
-        return cls(edition, seat, history, " ".join(text.split()), state)
+        return cls(edition, seat, history, text.strip(), state)
 
     @property
     def to_move(self) -> int | None:

@@ -110,3 +110,22 @@ def test_views_parse_alike(edition):
             assert view.state.view_text(seat).rsplit(" ", 1)[0] == text.rsplit(" ", 1)[0]
             game = reference.from_text(view.state.to_text())
             assert game.view_text(seat).rsplit(" ", 1)[0] == text.rsplit(" ", 1)[0]
+
+
+@pytest.mark.parametrize("edition", CARD_EDITIONS)
+def test_fast_view_scanner_agrees_with_the_field_reader(edition):
+    """The one-pass C scanner and the field-by-field reader build the same position."""
+    from engine.lostcities import CardState
+    for seed in range(150):
+        state = engine.new_game(edition, seed=seed, rounds=2)
+        rng = random.Random(seed)
+        for _ in range(rng.randrange(400)):
+            if state.is_terminal():
+                break
+            state.apply(rng.choice(state.legal()))
+        for seat in range(state.num_seats):
+            text = state.view_text(seat)
+            fast, slow = CardState.parse_view(text), CardState.parse_view(text, fast=False)
+            assert fast[0] == slow[0] and fast[1:] == slow[1:], text
+            spaced = CardState.parse_view("  " + text.replace(" ", "   ") + "\n")  # not canonical: the reader
+            assert spaced[0] == fast[0] and spaced[1:] == fast[1:]
