@@ -72,6 +72,10 @@ class Policy(ABC):
     options: tuple[PolicyOption, ...] = ()
     editions: tuple[str, ...] | None = None
     """Editions this policy plays; None means every edition the engine has."""
+    instant: bool = False
+    """True when `choose` answers in well under a millisecond whatever the limits (no search).
+    The protocol server then calls it on its command thread, sparing a thread handoff per
+    decision; such a policy is never sent `stop`."""
 
     def __init__(self) -> None:
         self.settings: dict[str, Any] = {o.name: o.default for o in self.options}

@@ -1,0 +1,9 @@
+"""UEI, the bot protocol (docs/protocol.md): both sides, the conformance checker, the audit of
+what a seat is told.
+
+- `protocol.client.Engine` — start an external bot and play through it (the arena, GUIs)
+- `protocol.server.serve_stdio(policy)` — make a `bots.policy.Policy` a protocol bot
+- `protocol.conformance.run_checks` — `expeditions protocol-check`
+- `protocol.integrity.SeatAudit` — no line to a seat names a card it has not seen
+- `protocol.messages` — the grammar of lines; `protocol.errors` — the client's typed errors
+"""

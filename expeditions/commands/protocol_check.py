@@ -1,0 +1,53 @@
+"""`expeditions protocol-check -- COMMAND …`: the UEI conformance checker (docs/protocol.md)."""
+from __future__ import annotations
+
+import argparse
+import sys
+
+from expeditions.commands import CommandError
+from expeditions.commands.common import seed_argument
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("protocol-check", help="check that a bot speaks UEI correctly",
+                       description="Starts the bot (COMMAND and its arguments, run without a shell) and "
+                                   "checks the handshake, options, every edition it claims over many "
+                                   "positions and whole games, time limits, stop, isready mid-search, "
+                                   "bad input and quit. Prints a pass/fail table; exits 1 on any failure.",
+                       epilog="example: expeditions protocol-check -- expeditions bot random")
+    p.add_argument("--editions", default=None, help="comma-separated editions to check (default: all it claims)")
+    p.add_argument("--positions", type=int, default=30, help="positions per edition (default 30)")
+    p.add_argument("--games", type=int, default=1,
+                   help="whole games per edition and number of players (default 1)")
+    p.add_argument("--movetime", type=int, default=10, metavar="MS",
+                   help="movetime of the positions and whole-game checks (default 10)")
+    p.add_argument("--seed", type=seed_argument, default=1, help="seed of the positions (default 1)")
+    p.add_argument("--margin-ms", type=int, default=150, help="allowed overrun of time limits (default 150)")
+    p.add_argument("--stop-ms", type=int, default=150, help="allowed delay of the answer to stop (default 150)")
+    p.add_argument("--timeout", type=float, default=3.0, help="seconds for replies (default 3)")
+    p.add_argument("--log", default=None, metavar="FILE", help="append the bot's stderr to FILE")
+    p.add_argument("command", nargs=argparse.REMAINDER, help="the bot's command line, after --")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from protocol.conformance import CheckConfig, format_table, run_checks
+
+    argv = list(args.command)
+    if argv[:1] == ["--"]:
+        argv = argv[1:]
+    if not argv:
+        raise CommandError("give the bot's command after --, e.g. protocol-check -- expeditions bot random")
+    if args.positions < 1 or args.games < 0:
+        raise CommandError("--positions must be at least 1 and --games at least 0")
+    editions = tuple(e.strip() for e in args.editions.split(",")) if args.editions else None
+    if args.movetime < 0:
+        raise CommandError("--movetime must be at least 0")
+    config = CheckConfig(argv, editions=editions, positions=args.positions, games=args.games, seed=args.seed,
+                         fast_movetime_ms=args.movetime,
+                         margin_ms=args.margin_ms, stop_ms=args.stop_ms, reply_timeout=args.timeout,
+                         log_path=args.log)
+    print(f"protocol-check: {' '.join(argv)}", flush=True)
+    results = run_checks(config, progress=lambda r: print(f"  {r.status:<4} {r.name}", file=sys.stderr, flush=True))
+    print(format_table(results))
+    return 0 if all(r.passed is not False for r in results) else 1

@@ -1,0 +1,588 @@
+"""The referee's (or a GUI's) side of UEI: start an external bot and talk to it.
+
+A blocking API in the shape of python-chess's `SimpleEngine`. The caller's thread reads the
+bot's stdout itself with `poll` and deadlines (a reader thread would add a thread handoff, tens
+of microseconds, to every round trip); writes are non-blocking and drain the bot's output while
+they wait, so neither side can block the other on a full pipe. Every failure is a typed error
+(`protocol.errors`). The bot runs from an argv list (never a shell) in its own process group;
+its stderr goes straight to a log file.
+
+>>> from bots.policy import Limits
+>>> from protocol.local import builtin_bot, child_env
+>>> import engine
+>>> state = engine.new_game("classic", seed=7)
+>>> with Engine.start(builtin_bot("random"), env=child_env()) as bot:
+...     bot.name, "classic" in bot.editions
+...     bot.new_game("classic", {}, players=2, seat=0)
+...     result = bot.play(state.view_text(0), Limits(movetime_ms=50), timeout=5)
+...     result.decision in state.legal_text()
+('random', True)
+True
+"""
+from __future__ import annotations
+
+import os
+import select
+import signal
+import subprocess
+import tempfile
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO
+
+from bots.policy import Limits, PolicyOption
+from protocol.errors import EngineError, EngineTerminatedError, EngineTimeoutError, ProtocolError
+from protocol.messages import (Info, MessageError, format_gameover, format_go, format_newgame, is_error_info,
+                               parse_info, parse_option)
+
+HANDSHAKE_TIMEOUT = 10.0
+"""Seconds a bot gets to start and answer `uei` (an interpreter may need a while to import)."""
+
+REPLY_TIMEOUT = 5.0
+"""Seconds a bot gets to answer `isready` and the debugging commands."""
+
+QUIT_TIMEOUT = 1.0
+"""Seconds a bot gets to exit after `quit` before it is killed."""
+
+SEND_TIMEOUT = 5.0
+"""Seconds a command may wait for room in the bot's stdin pipe (a bot that stops reading)."""
+
+
+@dataclass
+class PlayResult:
+    """The answer to one `go`."""
+
+    decision: str
+    """The decision as the bot wrote it after `bestmove` (not checked for legality here)."""
+    info: list[Info] = field(default_factory=list)
+    """The `info` lines the bot sent while it thought, parsed."""
+    elapsed_ms: float = 0.0
+    """Wall time from sending `go` to reading `bestmove`."""
+
+
+# Owns one `go`: collects its info lines and its answer.
+class Search:
+    """A running `go`; `wait()` for its result, `stop()` to make the bot answer now."""
+
+    def __init__(self, engine: Engine, limits: Limits, on_info: Callable[[Info], None] | None) -> None:
+        self._engine = engine
+        self.limits = limits
+        self.info: list[Info] = []
+        """Info lines received so far."""
+        self._on_info = on_info
+        self.started = time.perf_counter()
+        self.result: PlayResult | None = None
+        """Set once `bestmove` arrived."""
+        self.error: EngineError | None = None
+        """Set when the bot rejected the search (`info string error …` instead of an answer)."""
+        self.stopped_at: float | None = None
+        """When `stop` was sent (perf_counter seconds)."""
+
+    @property
+    def done(self) -> bool:
+        """Whether the search has ended (answered or rejected)."""
+        return self.result is not None or self.error is not None
+
+    def stop(self) -> None:
+        """Sends `stop` (once); the result then arrives through `wait`."""
+        if self.stopped_at is None and not self.done:
+            self.stopped_at = time.perf_counter()
+            self._engine.send("stop")
+
+    def wait(self, timeout: float | None = None) -> PlayResult:
+        """Blocks until `bestmove` (EngineTimeoutError after `timeout` seconds; the search stays
+        open, so the caller may `stop()` and wait again)."""
+        deadline = None if timeout is None else time.perf_counter() + timeout
+        self._engine._pump(lambda: self.done, deadline, "bestmove")
+        if self.error is not None:
+            raise self.error
+        assert self.result is not None
+        return self.result
+
+    def _deliver_info(self, info: Info) -> None:
+        self.info.append(info)
+        if self._on_info is not None:
+            self._on_info(info)
+
+
+@dataclass
+class _Handshake:
+    ids: dict[str, str] = field(default_factory=dict)
+    options: dict[str, PolicyOption] = field(default_factory=dict)
+    editions: tuple[str, ...] | None = None
+    done: bool = False
+
+
+# Owns one bot process: its pipes, its log file and the protocol state.
+class Engine:
+    """A running UEI bot. Create with `Engine.start(argv)`; use as a context manager."""
+
+    def __init__(self, process: subprocess.Popen, log: IO[bytes], log_path: Path | None,
+                 *, strict: bool = True) -> None:
+        self.process = process
+        self.log_path = log_path
+        """Where the bot's stderr goes (None: an anonymous temporary file)."""
+        self._log = log
+        self.strict = strict
+        """Whether a line that is not UEI raises ProtocolError (otherwise it is logged and skipped)."""
+        self._out_fd = process.stdout.fileno()  # type: ignore[union-attr]
+        self._in_fd = process.stdin.fileno()  # type: ignore[union-attr]
+        os.set_blocking(self._out_fd, False)
+        os.set_blocking(self._in_fd, False)
+        self._buffer = bytearray()
+        self._consumer = threading.RLock()
+        """Held by whoever reads the bot's output; `send` (and so `stop`) works from any thread."""
+        self._write_lock = threading.Lock()
+        self._handshake = _Handshake()
+        self._search: Search | None = None
+        self._readyok = 0
+        self._replies: deque[str] = deque()
+        self.unsolicited: list[Info] = []
+        """Info lines that came while no search ran (e.g. errors about a command)."""
+        self.transcript: list[tuple[str, str]] | None = None
+        """When set to a list, every line sent ('>') and received ('<') is appended to it."""
+        self.ignored: list[str] = []
+        """Lines skipped in non-strict mode, and late `bestmove`s of abandoned searches."""
+        self._eof = False
+        self._closed = False
+        self.reply_timeout = REPLY_TIMEOUT
+        """Default seconds for `readyok` and the debugging commands' replies."""
+
+    # -- life cycle ------------------------------------------------------------------------------
+    @classmethod
+    def start(cls, argv: Sequence[str], *, timeout: float = HANDSHAKE_TIMEOUT, log_path: str | Path | None = None,
+              env: Mapping[str, str] | None = None, cwd: str | Path | None = None,
+              options: Mapping[str, object] | None = None, strict: bool = True,
+              transcript: list[tuple[str, str]] | None = None, reply_timeout: float | None = None) -> Engine:
+        """Starts `argv` (a list; no shell), handshakes within `timeout` seconds and sets `options`.
+        `reply_timeout` (default REPLY_TIMEOUT) bounds the wait for `readyok` and debug replies.
+
+        Raises EngineTerminatedError if it cannot start or exits, EngineTimeoutError if it does not
+        finish the handshake in time, ProtocolError on output that is not UEI.
+        """
+        if isinstance(argv, (str, bytes)):
+            raise TypeError("argv must be a list of arguments (bots are never started through a shell)")
+        argv = [os.fspath(a) for a in argv]
+        if not argv:
+            raise ValueError("argv is empty")
+        path = Path(log_path) if log_path is not None else None
+        log: IO[bytes] = open(path, "a+b") if path is not None else tempfile.TemporaryFile(prefix="uei-")
+        try:
+            process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log,
+                                       env=dict(env) if env is not None else None, cwd=cwd,
+                                       start_new_session=True, bufsize=0)
+        except OSError as err:
+            log.close()
+            raise EngineTerminatedError(f"cannot start {argv[0]!r}: {err}") from err
+        bot = cls(process, log, path, strict=strict)
+        bot.transcript = transcript
+        if reply_timeout is not None:
+            bot.reply_timeout = reply_timeout
+        try:
+            bot._do_handshake(timeout)
+            if options:
+                bot.configure(options)
+        except BaseException:
+            bot.kill()
+            raise
+        return bot
+
+    def __enter__(self) -> Engine:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.quit()
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    @property
+    def returncode(self) -> int | None:
+        """The exit status once the bot has exited, else None."""
+        return self.process.poll()
+
+    def quit(self, timeout: float = QUIT_TIMEOUT) -> int | None:
+        """Sends `quit`, waits up to `timeout` seconds, kills the process group if still running.
+        Returns the exit status (negative: killed by that signal)."""
+        if self._closed:
+            return self.process.returncode
+        if self.process.poll() is None:
+            try:
+                self.send("quit")
+            except EngineError:
+                pass
+            try:
+                self.process.wait(timeout)
+            except subprocess.TimeoutExpired:
+                pass
+        return self.kill()
+
+    def kill(self) -> int | None:
+        """Kills the bot's whole process group at once and closes the pipes and the log."""
+        if self.process.poll() is None:
+            try:
+                os.killpg(self.process.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+            try:
+                self.process.wait(2.0)
+            except subprocess.TimeoutExpired:
+                pass
+        if not self._closed:
+            self._closed = True
+            for pipe in (self.process.stdin, self.process.stdout):
+                try:
+                    if pipe is not None:
+                        pipe.close()
+                except OSError:
+                    pass
+            self._log.close()
+        return self.process.returncode
+
+    close = quit
+
+    # -- handshake and settings ------------------------------------------------------------------
+    @property
+    def name(self) -> str:
+        """`id name` of the bot."""
+        return self._handshake.ids.get("name", "")
+
+    @property
+    def author(self) -> str:
+        return self._handshake.ids.get("author", "")
+
+    @property
+    def id(self) -> dict[str, str]:
+        """Every `id` line of the handshake (name, author, protocol, …)."""
+        return dict(self._handshake.ids)
+
+    @property
+    def options(self) -> dict[str, PolicyOption]:
+        """The options the bot announced, by name."""
+        return dict(self._handshake.options)
+
+    @property
+    def editions(self) -> tuple[str, ...]:
+        """The editions the bot says it plays."""
+        return self._handshake.editions or ()
+
+    def _do_handshake(self, timeout: float) -> None:
+        self.send("uei")
+        deadline = time.perf_counter() + timeout
+        self._pump(lambda: self._handshake.done, deadline, "ueiok")
+        if self._handshake.editions is None:
+            raise ProtocolError("handshake without an `editions` line")
+        if "name" not in self._handshake.ids:
+            raise ProtocolError("handshake without `id name`")
+
+    def configure(self, options: Mapping[str, object], *, timeout: float | None = None) -> None:
+        """Sets options (`setoption`) and checks the bot accepted them (EngineError otherwise)."""
+        for name, value in options.items():
+            if isinstance(value, bool):
+                value = "true" if value else "false"
+            self.send(f"setoption name {name} value {value}")
+        self._check(self.ping(timeout), "setoption")
+
+    def ping(self, timeout: float | None = None) -> list[Info]:
+        """Sends `isready` and waits for `readyok`; returns the info lines that came outside a
+        search since the last ping (errors about earlier commands show up here)."""
+        timeout = self.reply_timeout if timeout is None else timeout
+        with self._consumer:
+            target = self._readyok + 1
+            self.send("isready")
+            self._pump(lambda: self._readyok >= target, time.perf_counter() + timeout, "readyok")
+            received, self.unsolicited = self.unsolicited, []
+            return received
+
+    def poll(self, seconds: float = 0.0) -> None:
+        """Handles what the bot sends during the next `seconds` (0: what has already arrived):
+        info lines reach the running search, a `bestmove` ends it."""
+        try:
+            self._pump(lambda: False, time.perf_counter() + seconds, "more output")
+        except EngineTimeoutError:
+            pass
+
+    @staticmethod
+    def _check(infos: list[Info], what: str) -> None:
+        errors = [i["string"] for i in infos if is_error_info(i)]
+        if errors:
+            raise EngineError(f"the bot rejected {what}: {errors[0]}")
+
+    # -- games -------------------------------------------------------------------------------------
+    def new_game(self, edition: str, options: Mapping[str, object], players: int, seat: int, *,
+                 check: bool = True) -> None:
+        """Sends `newgame`; with `check`, pings and raises EngineError if the bot rejected it."""
+        self.send(format_newgame(edition, options, players, seat))
+        if check:
+            self._check(self.ping(), "newgame")
+
+    def position(self, view: object, *, check: bool = False) -> None:
+        """Sends `position <view>` (a view text or an `engine.View`)."""
+        self.send("position " + _one_line(view))
+        if check:
+            self._check(self.ping(), "position")
+
+    def go(self, limits: Limits | None = None, *, timeout: float | None = None,
+           on_info: Callable[[Info], None] | None = None) -> PlayResult:
+        """Sends `go` with `limits` and waits (up to `timeout` seconds) for `bestmove`."""
+        limits = limits or Limits()
+        if limits.infinite:
+            raise ValueError("go infinite never ends by itself: use start_search() and stop()")
+        return self.start_search(limits, on_info=on_info).wait(timeout)
+
+    def play(self, view: object, limits: Limits | None = None, *, timeout: float | None = None,
+             on_info: Callable[[Info], None] | None = None) -> PlayResult:
+        """`position` then `go` (in one write): the bot's decision in `view`."""
+        limits = limits or Limits()
+        if limits.infinite:
+            raise ValueError("go infinite never ends by itself: use start_search() and stop()")
+        return self.start_search(limits, on_info=on_info, view=view).wait(timeout)
+
+    def start_search(self, limits: Limits, *, on_info: Callable[[Info], None] | None = None,
+                     view: object | None = None) -> Search:
+        """Sends `go` (after `position <view>` when given) and returns at once; the `Search`
+        collects info lines and the answer."""
+        with self._consumer:
+            if self._search is not None:
+                raise EngineError("a search is already running")
+            lines = [format_go(limits)]
+            if view is not None:
+                lines.insert(0, "position " + _one_line(view))
+            search = Search(self, limits, on_info)
+            self._search = search
+            self.send("\n".join(lines))
+            return search
+
+    def stop(self) -> None:
+        """Sends `stop` (harmless when no search runs)."""
+        if self._search is not None:
+            self._search.stop()
+        else:
+            self.send("stop")
+
+    def game_over(self, scores: Sequence[float], returns: Sequence[float] | None = None,
+                  reason: str | None = None) -> None:
+        """Tells the bot the result (`gameover`)."""
+        self.send(format_gameover(scores, returns, reason))
+
+    # -- debugging commands ------------------------------------------------------------------------
+    def request(self, line: str, keyword: str, *, timeout: float | None = None) -> list[str]:
+        """Sends a debugging command and returns its reply lines starting with `keyword` (the
+        bot's `info string` lines are skipped); EngineError if the bot rejected it."""
+        with self._consumer:
+            self._replies.clear()
+            self.send(line)
+            infos = self.ping(timeout)
+            replies = [r for r in self._replies if r.split(None, 1)[0] == keyword]
+            self._replies.clear()
+            self._check(infos, line.split(None, 1)[0])
+            return replies
+
+    def legal(self, *, timeout: float | None = None) -> list[str]:
+        """The bot's list of legal decisions in its position (`legal`)."""
+        replies = self.request("legal", "legal", timeout=timeout)
+        if len(replies) != 1:
+            raise ProtocolError(f"expected one `legal` line, got {len(replies)}")
+        return replies[0].split()[1:]
+
+    def perft(self, depth: int, *, timeout: float | None = None) -> int:
+        """The bot's perft count from its full position."""
+        replies = self.request(f"perft {depth}", "perft", timeout=timeout)
+        try:
+            (line,) = replies
+            _, d, count = line.split()
+            if int(d) != depth:
+                raise ValueError
+            return int(count)
+        except ValueError:
+            raise ProtocolError(f"expected `perft {depth} <count>`, got {replies!r}") from None
+
+    def show(self, *, timeout: float | None = None) -> str:
+        """The position the bot holds, as its `d` command prints it (without `position `)."""
+        replies = self.request("d", "position", timeout=timeout)
+        if len(replies) != 1:
+            raise ProtocolError(f"expected one `position` line after d, got {len(replies)}")
+        return replies[0].split(None, 1)[1] if " " in replies[0] else ""
+
+    # -- lines in and out --------------------------------------------------------------------------
+    def send(self, line: str, *, timeout: float = SEND_TIMEOUT) -> None:
+        """Writes one command line to the bot (from any thread)."""
+        if self.transcript is not None:
+            self.transcript.extend((">", part) for part in line.split("\n"))
+        data = memoryview((line + "\n").encode("utf-8"))
+        with self._write_lock:
+            if self._closed:
+                raise EngineTerminatedError("the bot has been closed", returncode=self.process.returncode)
+            deadline = time.perf_counter() + timeout
+            while data:
+                try:
+                    data = data[os.write(self._in_fd, data):]
+                    continue
+                except BlockingIOError:
+                    pass
+                except (BrokenPipeError, ConnectionResetError, OSError):
+                    raise self._terminated("the bot exited (its stdin is closed)") from None
+                # The pipe is full: the bot is not reading. Keep its stdout drained meanwhile, so
+                # that a bot blocked on writing can go on and read.
+                remaining = deadline - time.perf_counter()
+                if remaining <= 0:
+                    raise EngineTimeoutError(f"the bot has not read its input for {timeout} s")
+                poller = select.poll()
+                poller.register(self._in_fd, select.POLLOUT)
+                poller.register(self._out_fd, select.POLLIN)
+                for fd, _ in poller.poll(max(1, int(remaining * 1000))):
+                    if fd == self._out_fd and self._consumer.acquire(blocking=False):
+                        try:
+                            self._fill()
+                        finally:
+                            self._consumer.release()
+
+    def stderr_tail(self, lines: int = 10) -> str:
+        """The last lines the bot wrote to stderr."""
+        try:
+            self._log.flush()
+            fd = self._log.fileno()
+            size = os.fstat(fd).st_size
+            data = os.pread(fd, min(size, 8192), max(0, size - 8192))
+        except (OSError, ValueError):
+            return ""
+        return "\n".join(data.decode("utf-8", "replace").splitlines()[-lines:])
+
+    def _terminated(self, what: str) -> EngineTerminatedError:
+        try:
+            code = self.process.wait(0.5)
+        except subprocess.TimeoutExpired:
+            code = None
+        status = f"exit status {code}" if code is not None and code >= 0 else \
+            f"killed by signal {-code}" if code is not None else "still running"
+        return EngineTerminatedError(f"{what} ({status})", returncode=code, stderr_tail=self.stderr_tail())
+
+    def _fill(self) -> bool:
+        """Moves what the bot has written into the buffer without blocking; False at end of file."""
+        while True:
+            try:
+                chunk = os.read(self._out_fd, 65536)
+            except BlockingIOError:
+                return True
+            except OSError:
+                chunk = b""
+            if not chunk:
+                self._eof = True
+                return False
+            self._buffer += chunk
+            if len(chunk) < 65536:
+                return True
+
+    def _next_line(self, deadline: float | None) -> str | None:
+        """The next complete line (None at end of file); EngineTimeoutError at the deadline."""
+        while True:
+            end = self._buffer.find(b"\n")
+            if end >= 0:
+                raw = bytes(self._buffer[:end])
+                del self._buffer[:end + 1]
+                return raw.decode("utf-8", "replace").rstrip("\r")
+            if self._eof:
+                if self._buffer:  # a last line without its newline
+                    raw, self._buffer = bytes(self._buffer), bytearray()
+                    return raw.decode("utf-8", "replace")
+                return None
+            if self._fill() and b"\n" not in self._buffer and not self._eof:
+                remaining = None if deadline is None else deadline - time.perf_counter()
+                if remaining is not None and remaining <= 0:
+                    raise EngineTimeoutError("deadline")
+                poller = select.poll()
+                poller.register(self._out_fd, select.POLLIN)
+                # poll takes whole milliseconds: round up so a deadline is never cut short
+                poller.poll(None if remaining is None else max(0, int(remaining * 1000) + 1))
+
+    def _pump(self, done: Callable[[], bool], deadline: float | None, waiting_for: str) -> None:
+        """Handles arriving lines until `done()`; raises on end of file, garbage or the deadline."""
+        started = time.perf_counter()
+        with self._consumer:
+            while not done():
+                if self._closed:
+                    raise EngineTerminatedError("the bot has been closed", returncode=self.process.returncode)
+                try:
+                    line = self._next_line(deadline)
+                except EngineTimeoutError:
+                    waited = (deadline or started) - started
+                    raise EngineTimeoutError(f"no {waiting_for} within {waited:.3g} s") from None
+                if line is None:
+                    raise self._terminated(f"the bot exited while waiting for {waiting_for}")
+                self._dispatch(line)
+
+    def _garbage(self, line: str, why: str) -> None:
+        if self.strict:
+            raise ProtocolError(f"{why}: {line[:200]!r}", line=line)
+        self.ignored.append(line)
+
+    def _dispatch(self, line: str) -> None:
+        """Routes one line from the bot to whoever waits for it."""
+        if self.transcript is not None:
+            self.transcript.append(("<", line))
+        tokens = line.split()
+        if not tokens:
+            return
+        word = tokens[0]
+        if word == "info":
+            try:
+                info = parse_info(line)
+            except MessageError as err:
+                return self._garbage(line, f"malformed info line ({err})")
+            search = self._search
+            if search is not None:
+                search._deliver_info(info)
+                if is_error_info(info):  # the bot rejected `position` or `go`: its answer is void
+                    self._search = None
+                    search.error = EngineError(f"the bot rejected the search: {info['string']}")
+                    raise search.error
+            else:
+                self.unsolicited.append(info)
+        elif word == "bestmove":
+            if len(tokens) != 2:
+                return self._garbage(line, "bestmove must be followed by exactly one decision")
+            search = self._search
+            if search is None:
+                self.ignored.append(line)  # the answer to a search the caller gave up on
+                return
+            search.result = PlayResult(tokens[1], search.info, (time.perf_counter() - search.started) * 1000)
+            self._search = None
+        elif word == "readyok" and len(tokens) == 1:
+            self._readyok += 1
+        elif word in ("position", "legal", "perft"):
+            self._replies.append(line)
+        elif not self._handshake.done and word in ("id", "option", "editions", "ueiok"):
+            self._handshake_line(line, tokens)
+        else:
+            self._garbage(line, "not a UEI line")
+
+    def _handshake_line(self, line: str, tokens: list[str]) -> None:
+        hs = self._handshake
+        if tokens[0] == "id":
+            if len(tokens) < 2:
+                return self._garbage(line, "id without a key")
+            hs.ids[tokens[1]] = " ".join(tokens[2:])
+        elif tokens[0] == "option":
+            try:
+                option = parse_option(line)
+            except MessageError as err:
+                return self._garbage(line, str(err))
+            hs.options[option.name] = option
+        elif tokens[0] == "editions":
+            hs.editions = tuple(tokens[1:])
+        elif len(tokens) == 1:
+            hs.done = True
+        else:
+            self._garbage(line, "ueiok takes no arguments")
+
+
+def _one_line(view: object) -> str:
+    text = str(view)
+    if "\n" in text or "\r" in text:
+        raise ValueError("a view or position is one line")
+    return text

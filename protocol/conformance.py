@@ -1,0 +1,542 @@
+"""The UEI conformance checker behind `expeditions protocol-check`.
+
+Runs a battery of checks against an external bot and returns one `CheckResult` per check. The
+engine is the referee: it deals the positions, computes each seat's view and judges legality.
+A check that breaks the bot (crash, garbage, timeout) fails with the reason, and the next check
+starts a fresh process, so one fault does not hide the others.
+
+>>> from protocol.local import builtin_bot, child_env
+>>> results = run_checks(CheckConfig(builtin_bot("random"), env=child_env(), editions=("classic",),
+...                                  positions=5, games=0))
+>>> all(r.passed is not False for r in results), results[0].name
+(True, 'handshake')
+"""
+from __future__ import annotations
+
+import random
+import subprocess
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import engine
+from bots.policy import Limits
+from engine import State
+from protocol.client import Engine, Search
+from protocol.errors import EngineError
+from protocol.messages import is_error_info
+
+MOVETIME_CHECK_MS = 200
+"""The movetime the `go movetime` check asks for."""
+
+
+@dataclass(frozen=True)
+class CheckConfig:
+    """What to check and how strictly."""
+
+    argv: Sequence[str]
+    """The bot's command line (a list; no shell)."""
+    env: Mapping[str, str] | None = None
+    cwd: str | Path | None = None
+    editions: Sequence[str] | None = None
+    """Check only these of the editions the bot claims (default: all it claims)."""
+    positions: int = 30
+    """Positions per edition (views from random games, every round, every seat)."""
+    games: int = 1
+    """Complete two-round games per edition and number of players, one bot process per seat."""
+    seed: int = 1
+    fast_movetime_ms: int = 10
+    """The movetime of the many-positions and whole-game checks."""
+    margin_ms: int = 150
+    """How far beyond a time limit an answer may come (process scheduling, pipes)."""
+    stop_ms: int = 150
+    """How soon after `stop` (and after `isready`) the answer must come."""
+    handshake_timeout: float = 10.0
+    reply_timeout: float = 3.0
+    """Seconds for `readyok` and the debugging commands, and slack for answers to `go`."""
+    log_path: str | Path | None = None
+    """Where the bot's stderr goes (default: a temporary file)."""
+
+
+@dataclass
+class CheckResult:
+    """The outcome of one check."""
+
+    name: str
+    passed: bool | None
+    """True passed, False failed, None skipped."""
+    detail: str = ""
+    seconds: float = 0.0
+
+    @property
+    def status(self) -> str:
+        return {True: "pass", False: "FAIL", None: "skip"}[self.passed]
+
+
+class CheckFailed(Exception):
+    """A check's verdict, with the reason."""
+
+
+class CheckSkipped(Exception):
+    """A check that cannot run (e.g. no handshake)."""
+
+
+# Owns the bot process the checks share, restarting it after a check that broke it.
+class _Context:
+    def __init__(self, config: CheckConfig) -> None:
+        self.config = config
+        self._bot: Engine | None = None
+        self.handshake_ok = False
+        self.editions: tuple[str, ...] = ()
+
+    def start(self) -> Engine:
+        c = self.config
+        return Engine.start(list(c.argv), timeout=c.handshake_timeout, env=c.env, cwd=c.cwd, log_path=c.log_path,
+                            reply_timeout=c.reply_timeout)
+
+    def bot(self) -> Engine:
+        if not self.handshake_ok:
+            raise CheckSkipped("no handshake")
+        if self._bot is None or self._bot.returncode is not None:
+            self._bot = self.start()
+        return self._bot
+
+    def discard(self) -> None:
+        """Drops the current process (its state is unknown after a failure)."""
+        if self._bot is not None:
+            self._bot.kill()
+            self._bot = None
+
+    def adopt(self, bot: Engine) -> None:
+        self._bot = bot
+
+    def close(self) -> None:
+        if self._bot is not None:
+            self._bot.quit()
+            self._bot = None
+
+
+def run_checks(config: CheckConfig, progress: Callable[[CheckResult], None] | None = None) -> list[CheckResult]:
+    """Runs every check in order; `progress` sees each result as it comes."""
+    ctx = _Context(config)
+    results: list[CheckResult] = []
+
+    def record(name: str, check: Callable[[], str]) -> None:
+        started = time.perf_counter()
+        try:
+            result = CheckResult(name, True, check())
+        except CheckSkipped as why:
+            result = CheckResult(name, None, str(why))
+        except (CheckFailed, EngineError) as why:
+            result = CheckResult(name, False, _first_line(why))
+            ctx.discard()
+        except Exception as why:  # a bug of the checker must still give a table
+            result = CheckResult(name, False, f"checker error: {type(why).__name__}: {why}")
+            ctx.discard()
+        result.seconds = time.perf_counter() - started
+        results.append(result)
+        if progress is not None:
+            progress(result)
+
+    try:
+        record("handshake", lambda: _check_handshake(ctx))
+        record("isready", lambda: _check_isready(ctx))
+        record("options", lambda: _check_options(ctx))
+        for name in _editions_to_check(ctx):
+            record(f"{name}: positions", lambda name=name: _check_positions(ctx, name))
+            if config.games > 0:
+                record(f"{name}: whole games", lambda name=name: _check_games(ctx, name))
+        first = _first_edition(ctx)
+        record("go movetime", lambda: _check_movetime(ctx, first))
+        record("go clocks, iterations, nodes", lambda: _check_other_limits(ctx, first))
+        record("isready during go infinite", lambda: _check_isready_mid_search(ctx, first))
+        record("stop during go infinite", lambda: _check_stop(ctx, first))
+        record("bad input survived", lambda: _check_bad_input(ctx, first))
+        record("go when not to move", lambda: _check_not_to_move(ctx, first))
+        record("debug: d, legal, perft", lambda: _check_debug(ctx, first))
+        record("gameover", lambda: _check_gameover(ctx, first))
+        record("quit", lambda: _check_quit(ctx))
+    finally:
+        ctx.close()
+    return results
+
+
+def format_table(results: Sequence[CheckResult]) -> str:
+    """The pass/fail table with a summary line."""
+    width = max([len(r.name) for r in results] + [5])
+    lines = [f"{'check':<{width}}  result  time     detail"]
+    for r in results:
+        lines.append(f"{r.name:<{width}}  {r.status:<6}  {r.seconds:6.2f}s  {r.detail}")
+    passed = sum(r.passed is True for r in results)
+    failed = sum(r.passed is False for r in results)
+    skipped = sum(r.passed is None for r in results)
+    verdict = "PASS" if failed == 0 else "FAIL"
+    lines.append(f"{verdict}: {passed} passed, {failed} failed, {skipped} skipped")
+    return "\n".join(lines)
+
+
+# -- positions to play -------------------------------------------------------------------------------
+def _first_line(err: BaseException) -> str:
+    text = str(err) or type(err).__name__
+    return text.splitlines()[0]
+
+
+def _editions_to_check(ctx: _Context) -> list[str]:
+    wanted = ctx.config.editions
+    return [e for e in ctx.editions if e in engine.EDITIONS and (wanted is None or e in wanted)]
+
+
+def _first_edition(ctx: _Context) -> str:
+    editions = _editions_to_check(ctx)
+    return editions[0] if editions else "classic"
+
+
+def _random_options(edition: engine.Edition, rng: random.Random) -> dict[str, int]:
+    """Rule options for a test game: one to three rounds, and now and then another value of
+    the edition's other options (the turn limit stays, so that rounds run their course)."""
+    options: dict[str, int] = {}
+    for spec in edition.options:
+        if spec.name == "rounds":
+            options["rounds"] = rng.randint(max(1, spec.low), min(3, spec.high))
+        elif spec.name != "max_turns" and rng.random() < 0.3:
+            options[spec.name] = rng.randint(spec.low, min(spec.high, spec.low + 100))
+    return options
+
+
+def sample_states(edition: str, count: int, seed: int) -> Iterator[State]:
+    """`count` running states of `edition` from random games: every number of players, early,
+    middle and late in the match, every round, every seat to move (with their history)."""
+    rng = random.Random(seed)
+    ed = engine.get_edition(edition)
+    produced = 0
+    while produced < count:
+        options = _random_options(ed, rng)
+        state = engine.new_game(edition, seed=rng.randrange(2**63), players=rng.choice(ed.seats), **options)
+        states = []
+        while not state.is_terminal():
+            states.append(state.copy())
+            state.apply(rng.choice(state.legal()))
+        for picked in sorted(rng.sample(range(len(states)), min(6, count - produced, len(states)))):
+            produced += 1
+            yield states[picked]
+
+
+def _play_checked(bot: Engine, state: State, limits: Limits, timeout: float) -> str:
+    """Asks the bot (seated at the mover) for a decision and checks that it is legal."""
+    seat = state.to_move
+    view = state.view_text(seat)
+    result = bot.play(view, limits, timeout=timeout)
+    legal = state.legal_text()
+    if result.decision not in legal:
+        raise CheckFailed(f"illegal decision {result.decision!r} for seat {seat} (legal: {' '.join(legal)}) "
+                          f"in view: {view}")
+    return result.decision
+
+
+def _new_game_for(bot: Engine, state: State, seat: int) -> None:
+    bot.new_game(state.edition, state.options, state.num_seats, seat, check=False)
+
+
+def _expect_silence(bot: Engine, what: str) -> None:
+    """Pings and fails if the bot reported an error since the last ping."""
+    errors = [i.get("string", "") for i in bot.ping() if is_error_info(i)]
+    if errors:
+        raise CheckFailed(f"{what} rejected: {errors[0]}")
+
+
+def _one_error(bot: Engine, line: str) -> None:
+    """Sends a bad line and requires exactly one `info string error` line in answer."""
+    bot.send(line)
+    infos = bot.ping()
+    errors = [i for i in infos if is_error_info(i)]
+    if len(errors) != 1:
+        shown = line if len(line) < 60 else line[:57] + "..."
+        raise CheckFailed(f"{shown!r} got {len(errors)} `info string error` lines, expected exactly one")
+
+
+def _a_position(edition: str, seed: int) -> State:
+    """A mid-game state of `edition` (some cards on the table and in the piles)."""
+    return next(iter(sample_states(edition, 1, seed)))
+
+
+def _fast(ctx: _Context) -> tuple[Limits, float]:
+    c = ctx.config
+    return Limits(movetime_ms=c.fast_movetime_ms), (c.fast_movetime_ms + c.margin_ms) / 1000 + c.reply_timeout
+
+
+# -- the checks ------------------------------------------------------------------------------------
+def _check_handshake(ctx: _Context) -> str:
+    started = time.perf_counter()
+    bot = ctx.start()
+    elapsed = time.perf_counter() - started
+    ctx.adopt(bot)
+    if not bot.editions:
+        raise CheckFailed("the editions line lists no edition")
+    ctx.editions = bot.editions
+    ctx.handshake_ok = True
+    unknown = [e for e in bot.editions if e not in engine.EDITIONS]
+    protocol = bot.id.get("protocol", "1")
+    note = f"; not known to this engine: {' '.join(unknown)}" if unknown else ""
+    return (f"{bot.name!r} by {bot.author!r}, protocol {protocol}, {len(bot.options)} option(s), "
+            f"editions {' '.join(bot.editions)}{note}; {elapsed * 1000:.0f} ms")
+
+
+def _check_isready(ctx: _Context) -> str:
+    bot = ctx.bot()
+    started = time.perf_counter()
+    for _ in range(10):
+        bot.ping()
+    return f"10 readyok, {(time.perf_counter() - started) * 100:.2f} ms each"
+
+
+def _check_options(ctx: _Context) -> str:
+    bot = ctx.bot()
+    for option in bot.options.values():
+        default = option.default
+        if option.type == "check":
+            default = "true" if default else "false"
+        bot.send(f"setoption name {option.name} value {default}")
+        _expect_silence(bot, f"option {option.name} at its default")
+    _one_error(bot, "setoption name NoSuchOptionAtAll value 1")
+    out_of_range = 0
+    for option in bot.options.values():
+        if option.type == "spin" and option.max is not None and option.max < 2**62:
+            _one_error(bot, f"setoption name {option.name} value {option.max + 1}")
+            bot.configure({option.name: option.default})
+            out_of_range += 1
+    return (f"{len(bot.options)} option(s) set to their defaults; an unknown option"
+            f"{' and out-of-range values' if out_of_range else ''} rejected")
+
+
+def _check_positions(ctx: _Context, edition: str) -> str:
+    bot = ctx.bot()
+    limits, timeout = _fast(ctx)
+    rounds = set()
+    count = 0
+    for state in sample_states(edition, ctx.config.positions, ctx.config.seed):
+        mover = state.to_move
+        other = (mover + 1) % state.num_seats
+        _new_game_for(bot, state, other)  # a view of a seat that is not to move must be accepted too
+        bot.position(state.view_text(other))
+        _expect_silence(bot, f"position for seat {other} (not to move)")
+        _new_game_for(bot, state, mover)
+        _play_checked(bot, state, limits, timeout)
+        rounds.add(state.round_index)
+        count += 1
+    return f"{count} positions, rounds {'/'.join(str(r + 1) for r in sorted(rounds))}: every answer legal"
+
+
+def _check_games(ctx: _Context, edition: str) -> str:
+    ed = engine.get_edition(edition)
+    limits, timeout = _fast(ctx)
+    rng = random.Random(ctx.config.seed + 17)
+    decisions = games = 0
+    options = {"rounds": 2} if "rounds" in {o.name for o in ed.options} else {}
+    for players in ed.seats:
+        for _ in range(ctx.config.games):
+            state = engine.new_game(edition, seed=rng.randrange(2**63), players=players, **options)
+            seats = [ctx.bot()] + [ctx.start() for _ in range(state.num_seats - 1)]
+            try:
+                for seat, bot in enumerate(seats):
+                    bot.new_game(edition, ed.resolve_options(options), state.num_seats, seat)
+                while not state.is_terminal():
+                    state.apply(_play_checked(seats[state.to_move], state, limits, timeout))
+                    decisions += 1
+                for bot in seats:
+                    bot.game_over(state.scores(), state.returns(), "normal")
+                for bot in seats:
+                    _expect_silence(bot, "gameover")
+            finally:
+                for bot in seats[1:]:
+                    bot.quit()
+            games += 1
+    counts = "/".join(map(str, ed.seats))
+    return (f"{games} game(s) of {options.get('rounds', 1)} rounds with {counts} players, {decisions} decisions, "
+            "every answer legal")
+
+
+def _check_movetime(ctx: _Context, edition: str) -> str:
+    bot = ctx.bot()
+    state = _a_position(edition, ctx.config.seed + 1)
+    _new_game_for(bot, state, state.to_move)
+    budget = MOVETIME_CHECK_MS
+    limit = budget + ctx.config.margin_ms
+    result = bot.play(state.view_text(state.to_move), Limits(movetime_ms=budget),
+                      timeout=limit / 1000 + ctx.config.reply_timeout)
+    if result.decision not in state.legal_text():
+        raise CheckFailed(f"illegal decision {result.decision!r}")
+    if result.elapsed_ms > limit:
+        raise CheckFailed(f"go movetime {budget} answered after {result.elapsed_ms:.0f} ms (allowed {limit})")
+    return f"go movetime {budget}: answered in {result.elapsed_ms:.0f} ms"
+
+
+def _check_other_limits(ctx: _Context, edition: str) -> str:
+    bot = ctx.bot()
+    state = _a_position(edition, ctx.config.seed + 2)
+    seat = state.to_move
+    _new_game_for(bot, state, seat)
+    view = state.view_text(seat)
+    clocks = tuple(1000 + 250 * s for s in range(state.num_seats))
+    notes = []
+    for limits in (Limits(clocks_ms=clocks, increments_ms=tuple(100 for _ in clocks)),
+                   Limits(iterations=200), Limits(nodes=500), Limits()):
+        allowed = clocks[seat] if limits.clocks_ms else None
+        result = bot.play(view, limits, timeout=(allowed or ctx.config.margin_ms) / 1000 + ctx.config.reply_timeout)
+        if result.decision not in state.legal_text():
+            raise CheckFailed(f"illegal decision {result.decision!r} for {limits}")
+        if allowed is not None and result.elapsed_ms > allowed:
+            raise CheckFailed(f"with {clocks[seat]} ms on its clock the bot took {result.elapsed_ms:.0f} ms")
+        notes.append(f"{result.elapsed_ms:.0f}")
+    return "clocks, iterations, nodes, no limit: answered in " + "/".join(notes) + " ms"
+
+
+def _start_infinite(ctx: _Context, edition: str, seed: int) -> tuple[Engine, State, Search]:
+    bot = ctx.bot()
+    state = _a_position(edition, seed)
+    _new_game_for(bot, state, state.to_move)
+    search = bot.start_search(Limits(infinite=True), view=state.view_text(state.to_move))
+    return bot, state, search
+
+
+def _finish_infinite(ctx: _Context, state: State, search: Search) -> float:
+    """Stops an infinite search; returns ms from stop to bestmove, failing if too slow or illegal."""
+    stopped = time.perf_counter()
+    search.stop()
+    result = search.wait(ctx.config.stop_ms / 1000 + ctx.config.reply_timeout)
+    took = (time.perf_counter() - stopped) * 1000
+    if result.decision not in state.legal_text():
+        raise CheckFailed(f"illegal decision {result.decision!r} after stop")
+    if took > ctx.config.stop_ms:
+        raise CheckFailed(f"bestmove came {took:.0f} ms after stop (allowed {ctx.config.stop_ms})")
+    return took
+
+
+def _check_isready_mid_search(ctx: _Context, edition: str) -> str:
+    bot, state, search = _start_infinite(ctx, edition, ctx.config.seed + 3)
+    time.sleep(0.05)
+    started = time.perf_counter()
+    bot.ping(ctx.config.stop_ms / 1000 + ctx.config.reply_timeout)
+    took = (time.perf_counter() - started) * 1000
+    if search.done:
+        raise CheckFailed("bestmove before stop in go infinite")
+    if took > ctx.config.stop_ms:
+        raise CheckFailed(f"readyok took {took:.0f} ms during the search (allowed {ctx.config.stop_ms})")
+    _finish_infinite(ctx, state, search)
+    return f"readyok in {took:.1f} ms while searching"
+
+
+def _check_stop(ctx: _Context, edition: str) -> str:
+    bot, state, search = _start_infinite(ctx, edition, ctx.config.seed + 4)
+    bot.poll(0.3)  # it must keep searching until told to stop
+    if search.done:
+        raise CheckFailed("bestmove before stop in go infinite")
+    took = _finish_infinite(ctx, state, search)
+    return f"no answer for 300 ms, then bestmove {took:.1f} ms after stop; {len(search.info)} info line(s)"
+
+
+def _bad_lines(state: State, view: str) -> list[str]:
+    """Malformed or impossible commands; each must get one error line and change nothing."""
+    corrupt_hand = view.replace(" hands=", " hands=zz", 1)
+    return [
+        "frobnicate the pieces",
+        "go movetime soon",
+        "go movetime",
+        "go nodes -5",
+        "go clocks 1000 incs 1/2/3",
+        "position",
+        "position classic garbage",
+        "position " + view.replace(" deck=", " deck=x", 1),
+        "position " + corrupt_hand,
+        "position full " + view,
+        "setoption name NoSuchOptionAtAll value 1",
+        "setoption value 3",
+        "newgame nosuchedition players 2 seat 0",
+        f"newgame {state.edition} players {state.num_seats} seat {state.num_seats + 3}",
+        f"newgame {state.edition} rounds=0 players {state.num_seats} seat 0",
+        "perft -1",
+        "perft 2",  # needs a full position; the bot holds a view
+        "gameover nothing",
+        "\u00e9\u00e9 \u2603",
+        "x" * 5000,
+    ]
+
+
+def _check_bad_input(ctx: _Context, edition: str) -> str:
+    bot = ctx.bot()
+    state = _a_position(edition, ctx.config.seed + 5)
+    seat = state.to_move
+    view = state.view_text(seat)
+    _new_game_for(bot, state, seat)
+    bot.position(view, check=True)
+    before = bot.show()
+    lines = _bad_lines(state, view)
+    for line in lines:
+        _one_error(bot, line)
+    after = bot.show()
+    if after != before:
+        raise CheckFailed(f"the position changed after bad input: was {before!r}, now {after!r}")
+    limits, timeout = _fast(ctx)
+    result = bot.go(limits, timeout=timeout)
+    if result.decision not in state.legal_text():
+        raise CheckFailed(f"after bad input the bot answered {result.decision!r}, not legal in the position "
+                          "it had before")
+    return f"{len(lines)} bad lines: one error line each; position unchanged; still plays legally"
+
+
+def _check_not_to_move(ctx: _Context, edition: str) -> str:
+    bot = ctx.bot()
+    state = _a_position(edition, ctx.config.seed + 6)
+    other = (state.to_move + 1) % state.num_seats
+    _new_game_for(bot, state, other)
+    bot.position(state.view_text(other), check=True)
+    _one_error(bot, "go movetime 10")
+    if any(line.startswith("bestmove") for line in bot.ignored):
+        raise CheckFailed("answered bestmove for a seat that is not to move")
+    return "one error line, no bestmove"
+
+
+def _check_debug(ctx: _Context, edition: str) -> str:
+    bot = ctx.bot()
+    state = _a_position(edition, ctx.config.seed + 7)
+    full = state.to_text()
+    bot.position("full " + full, check=True)
+    shown = bot.show()
+    if shown != "full " + full:
+        raise CheckFailed(f"d shows {shown!r}, expected 'full {full}'")
+    legal = bot.legal()
+    if legal != state.legal_text():
+        raise CheckFailed(f"legal lists {' '.join(legal)}; expected {' '.join(state.legal_text())}")
+    count = bot.perft(2, timeout=ctx.config.reply_timeout + 10)  # a slow perft is not a fault
+    if count != state.perft(2):
+        raise CheckFailed(f"perft 2 = {count}, expected {state.perft(2)}")
+    view = state.view_text(state.to_move)
+    bot.position(view, check=True)
+    if bot.show() != view:
+        raise CheckFailed("d does not show the view it was given")
+    if bot.legal() != state.legal_text():
+        raise CheckFailed("legal in a view differs from the engine's")
+    return f"d echoes positions and views; legal ({len(legal)}) and perft 2 ({count}) agree with the engine"
+
+
+def _check_gameover(ctx: _Context, edition: str) -> str:
+    bot = ctx.bot()
+    state = _a_position(edition, ctx.config.seed + 8)
+    _new_game_for(bot, state, 0)
+    bot.game_over(state.scores(), state.returns(), "normal")
+    _expect_silence(bot, "gameover")
+    return "accepted silently"
+
+
+def _check_quit(ctx: _Context) -> str:
+    bot = ctx.bot()
+    started = time.perf_counter()
+    bot.send("quit")
+    try:
+        code = bot.process.wait(1.0)
+    except subprocess.TimeoutExpired:
+        bot.kill()
+        raise CheckFailed("still running 1 s after quit (killed)") from None
+    ctx.discard()
+    return f"exited with status {code} after {(time.perf_counter() - started) * 1000:.0f} ms"
+

@@ -1,0 +1,87 @@
+"""`expeditions protocol-check`: passes our bots and a bot written from the spec alone; fails each
+broken test bot with a clear reason."""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bots.registry import POLICIES
+from protocol.conformance import CheckConfig, format_table, run_checks
+from protocol.local import builtin_bot, child_env, expeditions_argv
+
+BOTS = Path(__file__).resolve().parent / "bots"
+QUICK = ["--positions", "6", "--timeout", "1"]
+
+
+def check(*argv: str, options: list[str] = QUICK, editions: str | None = "classic") -> subprocess.CompletedProcess:
+    command = expeditions_argv("protocol-check", *options)
+    if editions:
+        command += ["--editions", editions]
+    return subprocess.run([*command, "--", *argv], capture_output=True, text=True, env=child_env(), timeout=300)
+
+
+def rows(output: str) -> dict[str, tuple[str, str]]:
+    """check name -> (status, detail) from the table."""
+    table = {}
+    for line in output.splitlines()[2:-1]:
+        name, rest = line.split("  ", 1)
+        status, _, detail = rest.strip().split(None, 2) + [""] * (3 - len(rest.strip().split(None, 2)))
+        table[name.strip()] = (status, detail)
+    return table
+
+
+@pytest.mark.parametrize("name", list(POLICIES))
+def test_our_bots_pass_every_edition(name: str) -> None:
+    done = check(*builtin_bot(name), editions=None, options=["--positions", "20", "--movetime", "2"])
+    assert done.returncode == 0, done.stdout + done.stderr
+    table = rows(done.stdout)
+    assert "classic: whole games" in table and "partners: positions" in table and "expedition: positions" in table
+    assert all(status == "pass" for status, _ in table.values()), done.stdout
+    assert done.stdout.splitlines()[-1].startswith("PASS")
+
+
+def test_a_bot_written_from_the_spec_passes() -> None:
+    done = check(sys.executable, str(BOTS / "minimal.py"), editions=None)
+    assert done.returncode == 0, done.stdout
+
+
+@pytest.mark.parametrize("bot, failing, reason", [
+    ("crash.py", "classic: positions", "the bot exited while waiting for bestmove (exit status 3); its stderr ends "
+                                       "with 'crash.py: giving up'"),
+    ("hang.py", "classic: positions", "no bestmove within"),
+    ("garbage.py", "classic: positions", "not a UEI line: 'Thinking really hard about this one...'"),
+    ("illegal.py", "classic: positions", "illegal decision"),
+])
+def test_broken_bots_fail_with_a_clear_reason(bot: str, failing: str, reason: str) -> None:
+    done = check(sys.executable, str(BOTS / bot),
+                 options=["--positions", "6", "--timeout", "0.2", "--margin-ms", "50", "--stop-ms", "50"])
+    assert done.returncode == 1
+    table = rows(done.stdout)
+    status, detail = table[failing]
+    assert status == "FAIL" and reason in detail, done.stdout
+    assert table["handshake"][0] == "pass"  # the fault is named, not a failure to start
+    assert done.stdout.splitlines()[-1].startswith("FAIL")
+
+
+def test_a_bot_that_does_not_start() -> None:
+    done = check(sys.executable, "-c", "import sys; sys.exit(4)")
+    assert done.returncode == 1
+    table = rows(done.stdout)
+    assert table["handshake"][0] == "FAIL" and "exit status 4" in table["handshake"][1]
+    assert table["isready"][0] == "skip"
+
+
+def test_command_is_required() -> None:
+    done = subprocess.run(expeditions_argv("protocol-check"), capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "give the bot's command" in done.stderr
+
+
+def test_library_api_and_table() -> None:
+    results = run_checks(CheckConfig(builtin_bot("random"), env=child_env(), editions=("partners",), positions=4,
+                                     games=0))
+    assert [r.name for r in results][:4] == ["handshake", "isready", "options", "partners: positions"]
+    assert all(r.passed for r in results)
+    assert format_table(results).splitlines()[-1] == f"PASS: {len(results)} passed, 0 failed, 0 skipped"
