@@ -1,0 +1,50 @@
+"""The greedy bot: one decision of the compiled heuristic (bots/lc_heuristic.pyx), no search.
+
+The heuristic projects what each expedition will be worth at the end of the round and picks
+the decision that leaves the best projection (docs/bots.md). It decides from the seat's view
+only: `view.state` is a full state whose hidden cards (other hands, the draw pile) are dealt
+canonically, not truly, and the heuristic reads nothing but what the seat knows — its hand, the
+rows, the discard piles, cards known to be in other hands, hand sizes and the draw pile size.
+So the decision is the same for every determinization of the view (tests/test_greedy.py).
+
+>>> import engine
+>>> from bots.greedy import GreedyPolicy
+>>> view = engine.new_game("classic", seed=4).view(0)
+>>> GreedyPolicy(seed=1).choose(view, None) in view.legal()
+True
+"""
+from __future__ import annotations
+
+import random
+
+from bots import heuristics
+from bots.policy import Policy, PolicyOption
+
+
+class GreedyPolicy(Policy):
+    """The heuristic's decision, with ties (and epsilon-random decisions) from its own generator."""
+
+    name = "greedy"
+    options = (
+        PolicyOption("Seed", "spin", 0, 0, 2**63 - 1, help="seed of the bot's generator (ties)"),
+        PolicyOption("Epsilon", "spin", 0, 0, 100,
+                     help="percent of decisions made uniformly at random (0: always the heuristic)"),
+    )
+    editions = heuristics.EDITIONS
+    instant = True  # a few microseconds per decision: the protocol server may call it inline
+
+    def __init__(self, seed: int = 0, epsilon_percent: int = 0) -> None:
+        super().__init__()
+        self.settings["Seed"] = seed
+        self.settings["Epsilon"] = epsilon_percent
+        self.rng = random.Random(seed)
+
+    def on_option(self, name: str) -> None:
+        if name == "Seed":
+            self.rng = random.Random(self.settings["Seed"])
+
+    def choose(self, view, limits, stop=None, info=None) -> int:
+        if view.to_move != view.seat:
+            raise ValueError(f"seat {view.seat} is not to move (to move: {view.to_move})")
+        return heuristics.greedy_decision(view.state, self.rng.getrandbits(64),
+                                          self.settings["Epsilon"] / 100.0)

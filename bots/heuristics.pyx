@@ -1,0 +1,208 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Heuristic policies and static evaluations by edition, and their Python face.
+
+`bot_ops(edition)` (C) gives the searcher an edition's heuristic decision and evaluation as
+function pointers over the generic state; editions without one give NULL. The Python functions
+below serve the greedy bot, tests and benchmarks.
+
+>>> import engine
+>>> s = engine.new_game("classic", seed=3, rounds=1)
+>>> greedy_decision(s, 7) in s.legal()
+True
+>>> evaluate(s, 0) == -evaluate(s, 1)
+True
+>>> heuristic_playouts(s, 10, seed=1) > 10 * 44
+True
+"""
+import random as _random
+
+from cpython.mem cimport PyMem_Malloc, PyMem_Free
+from libc.string cimport strcmp, memcpy
+from libc.stdint cimport uint64_t, int64_t
+
+from engine._core cimport State, GameOps, Rng
+from engine.lostcities cimport LCState
+from bots.lc_heuristic cimport HeurParams, lc_greedy_decision, lc_greedy_decision_p, lc_evaluate
+from bots.lc_heuristic import EDITION_NAMES as LC_EDITIONS, check_params
+
+
+cdef int _lc_decision(const void* s, Rng* rng, double epsilon) noexcept nogil:
+    return lc_greedy_decision(<const LCState*>s, rng, epsilon)
+
+
+cdef double _lc_evaluate(const void* s, int seat) noexcept nogil:
+    return lc_evaluate(<const LCState*>s, seat)
+
+
+cdef enum:
+    N_BOTS = 3
+
+cdef BotOps BOTS[N_BOTS]
+BOTS[0].name = "classic"
+BOTS[1].name = "partners"
+BOTS[2].name = "expedition"
+for _i in range(N_BOTS):
+    BOTS[_i].decision = _lc_decision
+    BOTS[_i].evaluate = _lc_evaluate
+
+EDITIONS = tuple(BOTS[i].name.decode() for i in range(N_BOTS))
+"""The editions that have a heuristic."""
+
+
+cdef const BotOps* bot_ops(const char* edition) noexcept nogil:
+    cdef int i
+    for i in range(N_BOTS):
+        if strcmp(BOTS[i].name, edition) == 0:
+            return &BOTS[i]
+    return NULL
+
+
+cdef const BotOps* bot_ops_for(const GameOps* ops) noexcept nogil:
+    return bot_ops(ops.name)
+
+
+cdef const BotOps* _require(State state) except NULL:
+    cdef const BotOps* b = bot_ops_for(state.ops)
+    if b == NULL:
+        raise NotImplementedError(f"no heuristic for {state.edition} (heuristics: {', '.join(EDITIONS)})")
+    return b
+
+
+def _seed_of(rng) -> int:
+    if isinstance(rng, _random.Random):
+        return rng.getrandbits(64)
+    if isinstance(rng, bool) or not isinstance(rng, int):
+        raise TypeError(f"expected an int seed or a random.Random, got {type(rng).__name__}")
+    return rng & 0xFFFFFFFFFFFFFFFF
+
+
+def greedy_decision(State state, rng=0, double epsilon=0.0) -> int:
+    """The heuristic's decision for the seat to move, from what that seat knows.
+
+    `rng` is an int seed or a `random.Random` (64 bits are drawn from it); it breaks ties and
+    drives the epsilon-random decisions. Raises ValueError once the match is over.
+    """
+    cdef const BotOps* b = _require(state)
+    cdef Rng r
+    r.x = _seed_of(rng)
+    if state.is_terminal():
+        raise ValueError("the match is over: no decision to make")
+    if not 0.0 <= epsilon <= 1.0:
+        raise ValueError(f"epsilon must be in 0..1, got {epsilon}")
+    return b.decision(state.ptr, &r, epsilon)
+
+
+def evaluate(State state, int seat) -> float:
+    """Expected score margin the current round adds for `seat`'s row over the other (points).
+
+    It reads the full state, so on a view's state it sees the canonical filler cards: evaluate
+    determinizations (`view.sample(seed)`) instead.
+    """
+    cdef const BotOps* b = _require(state)
+    state._check_seat(seat)
+    return b.evaluate(state.ptr, seat)
+
+
+def heuristic_playouts(State template, long games, seed, double epsilon=0.0) -> int:
+    """Plays `games` matches with the heuristic in every seat, in compiled code without the GIL.
+
+    Mirrors `engine._core.compiled_playouts`: match i is dealt from seed + i with the template's
+    edition and options; returns the total number of decisions made.
+    """
+    cdef const BotOps* b = _require(template)
+    cdef const GameOps* ops = template.ops
+    cdef void* buf = PyMem_Malloc(ops.state_size)
+    if buf == NULL:
+        raise MemoryError()
+    cdef Rng rng
+    cdef uint64_t base = <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF)
+    cdef long i
+    cdef int64_t total = 0
+    rng.x = base ^ <uint64_t>0x5DEECE66DULL
+    try:
+        with nogil:
+            for i in range(games):
+                memcpy(buf, template.ptr, ops.state_size)
+                ops.reset(buf, base + <uint64_t>i)
+                while ops.to_move(buf) >= 0:
+                    ops.apply(buf, b.decision(buf, &rng, epsilon))
+                    total += 1
+    finally:
+        PyMem_Free(buf)
+    return total
+
+
+cdef enum:
+    SIDE_HEURISTIC = 0
+    SIDE_RANDOM = 1
+
+
+def duel(State template, long deals, seed, a=None, b=None, double epsilon=0.0) -> dict:
+    """Duplicate match between two players of the card editions, in compiled code.
+
+    Each deal (seed + i, the template's edition and options) is played twice with the sides
+    swapped; side A is row/team 0 in the first game. A side is None (the heuristic with default
+    weights), a dict of weight overrides, or "random" (uniform random decisions). Returns A's
+    wins, draws, losses, its points share, the mean score margin, both sides' mean
+    scores and the number of decisions made.
+    """
+    _require(template)
+    if template.edition not in LC_EDITIONS:
+        raise NotImplementedError(f"duel plays the Lost Cities card editions, not {template.edition}")
+    cdef HeurParams pa, pb
+    cdef int kind[2]
+    sides = []
+    for who in (a, b):
+        if isinstance(who, str) and who == "random":
+            sides.append((SIDE_RANDOM, check_params(template.edition, None)))
+        elif who is None or isinstance(who, dict):
+            sides.append((SIDE_HEURISTIC, check_params(template.edition, who)))
+        else:
+            raise TypeError(f"a side is None, a dict of weights or 'random', not {who!r}")
+    kind[0], pa = sides[0]
+    kind[1], pb = sides[1]
+    cdef const GameOps* ops = template.ops
+    cdef LCState* buf = <LCState*>PyMem_Malloc(ops.state_size)
+    if buf == NULL:
+        raise MemoryError()
+    cdef Rng rng
+    cdef uint64_t base = <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF)
+    cdef long i
+    cdef int swap, side, d, seat
+    cdef long wins = 0, draws = 0, losses = 0
+    cdef double margin = 0.0, diff, score_a = 0.0, score_b = 0.0
+    cdef int64_t decisions = 0
+    rng.x = base ^ <uint64_t>0x2545F4914F6CDD1DULL
+    try:
+        with nogil:
+            for i in range(deals):
+                for swap in range(2):
+                    memcpy(buf, template.ptr, ops.state_size)
+                    ops.reset(buf, base + <uint64_t>i)
+                    while ops.to_move(buf) >= 0:
+                        seat = ops.to_move(buf)
+                        side = (seat & 1) ^ swap  # row (team) 0 is side A in the first game
+                        if kind[side] == SIDE_RANDOM:
+                            d = ops.random_decision(buf, &rng)
+                        else:
+                            d = lc_greedy_decision_p(buf, &rng, epsilon, &pa if side == 0 else &pb)
+                        ops.apply(buf, d)
+                        decisions += 1
+                    diff = buf.totals[swap] - buf.totals[1 - swap]
+                    score_a += buf.totals[swap]
+                    score_b += buf.totals[1 - swap]
+                    margin += diff
+                    if diff > 0:
+                        wins += 1
+                    elif diff < 0:
+                        losses += 1
+                    else:
+                        draws += 1
+    finally:
+        PyMem_Free(buf)
+    games = 2 * deals
+    return {"games": games, "wins": wins, "draws": draws, "losses": losses,
+            "score": (wins + 0.5 * draws) / games if games else 0.0,
+            "margin": margin / games if games else 0.0,
+            "mean_a": score_a / games if games else 0.0, "mean_b": score_b / games if games else 0.0,
+            "decisions": decisions}
