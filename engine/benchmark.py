@@ -8,12 +8,13 @@ True
 """
 from __future__ import annotations
 
+import importlib
 import random
 import time
 from collections.abc import Callable, Mapping
+from typing import Any
 
 import engine
-from engine import reference
 from engine._core import compiled_playouts, measure_copy_ns, measure_determinize_ns
 
 SIGNATURE_GAMES = 1000
@@ -35,8 +36,9 @@ def _rate(run_batch: Callable[[int], int], seconds: float, first_batch: int) -> 
         batch = max(1, int(batch * min(4.0, max(1.5, seconds / max(elapsed, 1e-9) / 2))))
 
 
-def compiled_rate(edition: str, options: Mapping[str, object], seconds: float, seed: int = 1) -> tuple[float, float]:
-    template = engine.new_game(edition, seed=seed, **dict(options))
+def compiled_rate(edition: str, options: Mapping[str, object], seconds: float, seed: int = 1,
+                  players: int | None = None) -> tuple[float, float]:
+    template = engine.new_game(edition, seed=seed, players=players, **dict(options))
     counter = [seed]
 
     def batch(n: int) -> int:
@@ -45,7 +47,8 @@ def compiled_rate(edition: str, options: Mapping[str, object], seconds: float, s
     return _rate(batch, seconds, 64)
 
 
-def python_face_rate(edition: str, options: Mapping[str, object], seconds: float, seed: int = 1) -> tuple[float, float]:
+def python_face_rate(edition: str, options: Mapping[str, object], seconds: float, seed: int = 1,
+                     players: int | None = None) -> tuple[float, float]:
     """The same random games driven from Python through State.legal()/apply()."""
     rng = random.Random(seed)
     counter = [seed]
@@ -54,7 +57,7 @@ def python_face_rate(edition: str, options: Mapping[str, object], seconds: float
         decisions = 0
         for _ in range(n):
             counter[0] += 1
-            state = engine.new_game(edition, seed=counter[0], **dict(options))
+            state = engine.new_game(edition, seed=counter[0], players=players, **dict(options))
             while not state.is_terminal():
                 state.apply(rng.choice(state.legal()))
                 decisions += 1
@@ -62,7 +65,32 @@ def python_face_rate(edition: str, options: Mapping[str, object], seconds: float
     return _rate(batch, seconds, 1)
 
 
-def reference_rate(edition: str, options: Mapping[str, object], seconds: float, seed: int = 1) -> tuple[float, float]:
+def reference_factory(edition: str, players: int | None = None) -> Callable[..., Any] | None:
+    """`new(seed, **options)` of the edition's pure-Python reference model (engine/reference/<edition>.py),
+    dealing for `players` where the edition has a choice; None while there is no such model.
+
+    >>> reference_factory("classic")(7).to_move
+    0
+    """
+    name = f"engine.reference.{edition}"
+    try:
+        game = importlib.import_module(name).Game
+    except ModuleNotFoundError as err:
+        if err.name != name:
+            raise
+        return None
+    if len(engine.get_edition(edition).seats) > 1:
+        seats = engine.get_edition(edition).check_players(players)
+        return lambda seed, **options: game.new(seed, players=seats, **options)
+    return game.new
+
+
+def reference_rate(edition: str, options: Mapping[str, object], seconds: float, seed: int = 1,
+                   players: int | None = None) -> tuple[float, float] | None:
+    """Random games in the reference model, or None when the edition has none."""
+    new = reference_factory(edition, players)
+    if new is None:
+        return None
     rng = random.Random(seed)
     counter = [seed]
 
@@ -70,7 +98,7 @@ def reference_rate(edition: str, options: Mapping[str, object], seconds: float, 
         decisions = 0
         for _ in range(n):
             counter[0] += 1
-            game = reference.new(edition, counter[0], **dict(options))
+            game = new(counter[0], **dict(options))
             while not game.is_over():
                 game.apply(rng.choice(game.legal()))
                 decisions += 1
@@ -78,36 +106,42 @@ def reference_rate(edition: str, options: Mapping[str, object], seconds: float, 
     return _rate(batch, seconds, 1)
 
 
-def signature(edition: str, options: Mapping[str, object] | None = None) -> int:
+def signature(edition: str, options: Mapping[str, object] | None = None, players: int | None = None) -> int:
     """Total decisions of SIGNATURE_GAMES random games from fixed seeds."""
-    template = engine.new_game(edition, seed=0, **dict(options or {}))
+    template = engine.new_game(edition, seed=0, players=players, **dict(options or {}))
     return compiled_playouts(template, SIGNATURE_GAMES, 0)
 
 
-def engine_benchmark(edition: str, options: Mapping[str, object] | None = None, seconds: float = 1.0) -> dict:
+def engine_benchmark(edition: str, options: Mapping[str, object] | None = None, seconds: float = 1.0,
+                     players: int | None = None) -> dict:
     """All engine figures of one edition as a dict (the keys of `expeditions bench --json`).
 
     A *game* is one complete match with the given options; by default the benchmark plays
-    single-round matches (one deal from shuffle to scoring) and also reports full default matches.
+    single-round matches (one deal from shuffle to scoring: in `board` one expedition, the short
+    game) and also reports full default matches. `players` defaults to the edition's default (4 in
+    `board`). The reference figures are None for an edition without a reference model.
     """
     options = dict(options or {"rounds": 1})
-    compiled, compiled_dec = compiled_rate(edition, options, seconds)
-    python, python_dec = python_face_rate(edition, options, seconds)
-    ref, ref_dec = reference_rate(edition, options, seconds)
-    matches, _ = compiled_rate(edition, {}, seconds / 2)
-    state = engine.new_game(edition, seed=1, **options)
+    players = engine.get_edition(edition).check_players(players)
+    compiled, compiled_dec = compiled_rate(edition, options, seconds, players=players)
+    python, python_dec = python_face_rate(edition, options, seconds, players=players)
+    measured = reference_rate(edition, options, seconds, players=players)
+    ref = measured[0] if measured is not None else None
+    matches, _ = compiled_rate(edition, {}, seconds / 2, players=players)
+    state = engine.new_game(edition, seed=1, players=players, **options)
     return {
         "edition": edition,
+        "players": players,
         "options": options,
         "compiled_games_per_s": round(compiled, 1),
         "compiled_decisions_per_s": round(compiled_dec),
         "python_games_per_s": round(python, 2),
-        "reference_games_per_s": round(ref, 2),
+        "reference_games_per_s": round(ref, 2) if ref is not None else None,
         "compiled_vs_python": round(compiled / python, 1),
-        "compiled_vs_reference": round(compiled / ref, 1),
+        "compiled_vs_reference": round(compiled / ref, 1) if ref is not None else None,
         "compiled_default_matches_per_s": round(matches, 1),
         "state_bytes": state.state_size,
         "state_copy_ns": round(measure_copy_ns(state, 2_000_000), 2),
         "determinize_ns": round(measure_determinize_ns(state, 0, 200_000), 1),
-        "signature": signature(edition, options),
+        "signature": signature(edition, options, players),
     }

@@ -6,13 +6,15 @@
 ['rounds', 'max_turns', 'cost']
 >>> ed.new_game(seed=3).to_move
 0
+>>> get_edition("board").seats, get_edition("board").new_game(seed=3).num_seats
+((2, 3, 4), 4)
 """
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from engine import lostcities
+from engine import board, lostcities
 from engine._core import State
 from engine.errors import NotationError, OptionError, UnknownEditionError
 from engine.options import OptionSpec, parse_option_tokens, resolve_options
@@ -32,6 +34,8 @@ class Edition:
     _new: Callable[[int, int, dict[str, int]], State] = field(repr=False)
     _from_text: Callable[[str], State] = field(repr=False)
     _parse_view: Callable[[str], tuple[State, int, list[str]]] = field(repr=False)
+    default_players: int | None = None
+    """The number of players when none is given (None: the first of `seats`)."""
 
     def resolve_options(self, options: Mapping[str, object] | None = None) -> dict[str, int]:
         """All options with defaults filled in; raises OptionError for unknown names or bad values."""
@@ -43,7 +47,7 @@ class Edition:
 
     def check_players(self, players: int | None) -> int:
         if players is None:
-            return self.seats[0]
+            return self.default_players or self.seats[0]
         if players not in self.seats:
             allowed = ", ".join(map(str, self.seats))
             raise OptionError(f"{self.name} is played by {allowed} players, not {players}")
@@ -75,12 +79,25 @@ def _card_edition(name: str, title: str) -> Edition:
     )
 
 
+BOARD = Edition(
+    name="board",
+    title="Lost Cities: The Board Game (2-4 players)",
+    seats=board.SEATS,
+    teams=False,
+    options=board.OPTION_SPECS,
+    _new=board.new_state,
+    _from_text=board.BoardState.from_text,
+    _parse_view=board.BoardState.parse_view,
+    default_players=board.DEFAULT_PLAYERS,
+)
+
 EDITIONS: dict[str, Edition] = {
     e.name: e
     for e in (
         _card_edition("classic", "Lost Cities, the card game (2 players)"),
         _card_edition("partners", "Lost Cities for 4 players in partnerships"),
         _card_edition("expedition", "Expedition, the 52-card adaptation (2 players)"),
+        BOARD,
     )
 }
 
@@ -95,9 +112,12 @@ def get_edition(name: str) -> Edition:
 
 def edition_of_text(text: str) -> Edition:
     """The edition a position or view is written in (its first word)."""
-    if not isinstance(text, str) or not text.split():
-        raise NotationError("empty position", expected="an edition name first, e.g. classic")
-    name = text.split(maxsplit=1)[0]
-    if name not in EDITIONS:
-        raise NotationError("unknown edition", token=name, expected=" or ".join(EDITIONS))
-    return EDITIONS[name]
+    if not isinstance(text, str):
+        raise NotationError(f"a position is text, not {type(text).__name__}")
+    name = text.lstrip().split(" ", 1)[0]
+    edition = EDITIONS.get(name)
+    if edition is None:
+        if not name.strip():
+            raise NotationError("empty position", expected="an edition name first, e.g. classic")
+        raise NotationError("unknown edition", token=name.split()[0], expected=" or ".join(EDITIONS))
+    return edition

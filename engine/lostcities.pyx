@@ -19,6 +19,7 @@ from engine._core cimport (GameOps, Rng, State, rng_next, rng_below, exp_popcoun
                            exp_select, rank_returns, MAX_SEATS, MAX_LEGAL)
 
 from engine.errors import NotationError, OptionError
+from engine.textfields import FieldReader, integer as _integer, split as _listed
 
 cdef LCConfig CFG[N_EDITIONS]
 cdef uint8_t PASS_T1[N_PASS_IDS]
@@ -748,58 +749,6 @@ cdef bint _subset(const CardSet* a, const CardSet* b, const LCConfig* c):
     return True
 
 
-class _Fields:
-    """Reads the space-separated `key=value` fields of a position or view, in a fixed order."""
-
-    def __init__(self, text: str, what: str):
-        if not isinstance(text, str):
-            raise TypeError(f"a {what} is text, not {type(text).__name__}")
-        self.tokens = text.split()
-        self.pos = 1
-        self.what = what
-        if not self.tokens:
-            raise NotationError(f"empty {what}", expected="an edition name first, e.g. classic")
-
-    def peek_key(self):
-        if self.pos >= len(self.tokens):
-            return None
-        return self.tokens[self.pos].partition("=")[0]
-
-    def take(self, key: str) -> str:
-        if self.pos >= len(self.tokens):
-            raise NotationError(f"{self.what} ends early", expected=f"field {key}=…")
-        token = self.tokens[self.pos]
-        name, sep, value = token.partition("=")
-        if name != key or not sep:
-            raise NotationError(f"{self.what} field {self.pos + 1}", token=token, expected=f"{key}=…")
-        if not value:
-            raise NotationError(f"{self.what} field {key} is empty", token=token)
-        self.pos += 1
-        return value
-
-    def finish(self):
-        if self.pos < len(self.tokens):
-            raise NotationError(f"{self.what} has extra text", token=self.tokens[self.pos],
-                                expected="nothing more")
-
-
-def _int_field(str field, str value, int low, int high):
-    text = value[1:] if value.startswith("-") else value
-    if not text.isdigit() or not text.isascii():
-        raise NotationError(f"{field}: not an integer", token=value, expected=f"an integer in {low}..{high}")
-    n = int(value)
-    if not low <= n <= high:
-        raise NotationError(f"{field}: out of range", token=value, expected=f"an integer in {low}..{high}")
-    return n
-
-
-def _split(str field, str value, int count):
-    parts = value.split("/")
-    if len(parts) != count:
-        raise NotationError(f"{field}: expected {count} entries separated by /, got {len(parts)}", token=value)
-    return parts
-
-
 cdef int _read_header(object f, LCState* s, int* edition) except -1:
     """Edition name and rule options."""
     name = f.tokens[0]
@@ -808,15 +757,7 @@ cdef int _read_header(object f, LCState* s, int* edition) except -1:
     cdef int e = EDITION_NAMES.index(name)
     edition[0] = e
     specs = OPTION_SPECS[name]
-    given = {}
-    names = [spec.name for spec in specs]
-    while f.peek_key() in names:
-        key, _, value = f.tokens[f.pos].partition("=")
-        if key in given:
-            raise NotationError(f"option {key} given twice", token=f.tokens[f.pos])
-        spec = specs[names.index(key)]
-        given[key] = _int_field(f"option {key}", value, spec.low, spec.high)
-        f.pos += 1
+    given = f.options(specs)
     opts = resolve_options(specs, given, name)
     memset(s, 0, sizeof(LCState))
     s.edition = e
@@ -835,12 +776,12 @@ cdef int _read_progress(object f, LCState* s) except -1:
     r, sep, total = value.partition("/")
     if not sep:
         raise NotationError("round: expected r/R", token=value)
-    if _int_field("round (total)", total, 1, 99) != s.rounds:
+    if _integer("round (total)", total, 1, 99) != s.rounds:
         raise NotationError("round: the total must equal the rounds option", token=value,
                             expected=f"r/{s.rounds}")
-    s.round = _int_field("round", r, 1, s.rounds) - 1
-    s.starter = _int_field("starter", f.take("starter"), 0, c.nseats - 1)
-    s.turn = _int_field("turn", f.take("turn"), 0, s.max_turns)
+    s.round = _integer("round", r, 1, s.rounds) - 1
+    s.starter = _integer("starter", f.take("starter"), 0, c.nseats - 1)
+    s.turn = _integer("turn", f.take("turn"), 0, s.max_turns)
     phase = f.take("phase")
     if phase not in _PHASES:
         raise NotationError("phase", token=phase, expected="play, draw or over")
@@ -853,7 +794,7 @@ cdef int _read_progress(object f, LCState* s) except -1:
         if s.round != s.rounds - 1:
             raise NotationError("phase=over before the last round", token=f"round={s.round + 1}/{s.rounds}")
     else:
-        s.to_move = _int_field("to_move", value, 0, c.nseats - 1)
+        s.to_move = _integer("to_move", value, 0, c.nseats - 1)
         if s.turn >= s.max_turns:
             raise NotationError("turn: a running round has fewer turns than max_turns", token=str(s.turn),
                                 expected=f"0..{s.max_turns - 1}")
@@ -867,9 +808,9 @@ cdef int _read_progress(object f, LCState* s) except -1:
         if s.phase != PH_DRAW:
             raise NotationError("nodraw: only a position in the draw phase has one", token=value, expected=".")
         s.nodraw = letters.index(value)
-    parts = _split("totals", f.take("totals"), c.nrows)
+    parts = _listed("totals", f.take("totals"), c.nrows)
     for k in range(c.nrows):
-        s.totals[k] = _int_field("totals", parts[k], -1000000, 1000000)
+        s.totals[k] = _integer("totals", parts[k], -1000000, 1000000)
     return 0
 
 
@@ -877,7 +818,7 @@ cdef int _read_table(object f, LCState* s) except -1:
     """rows= and piles=, and the playable masks they imply."""
     cdef const LCConfig* c = &CFG[s.edition]
     cdef int e = s.edition, k, col, t, top
-    parts = _split("rows", f.take("rows"), c.nrows)
+    parts = _listed("rows", f.take("rows"), c.nrows)
     for k in range(c.nrows):
         _parse_set(e, parts[k], &s.rows[k], "rows")
         s.playable[k] = c.all_types
@@ -891,7 +832,7 @@ cdef int _read_table(object f, LCState* s) except -1:
                     top = t
             if top >= 0:
                 s.playable[k] = (s.playable[k] & ~c.colour_types[col]) | c.above[top]
-    parts = _split("piles", f.take("piles"), c.npiles)
+    parts = _listed("piles", f.take("piles"), c.npiles)
     for k in range(c.npiles):
         cards = _card_list(e, parts[k], "piles")
         if len(cards) > c.pile_cap:
@@ -913,11 +854,11 @@ cdef int _read_knowledge(object f, LCState* s, int viewer) except -1:
     """known= (and pknown=, tknown= in partners); viewer >= 0 reads a view's masked pknown."""
     cdef const LCConfig* c = &CFG[s.edition]
     cdef int e = s.edition, k
-    parts = _split("known", f.take("known"), c.nseats)
+    parts = _listed("known", f.take("known"), c.nseats)
     for k in range(c.nseats):
         _parse_set(e, parts[k], &s.known[k], "known")
     if c.passes:
-        parts = _split("pknown", f.take("pknown"), c.nseats)
+        parts = _listed("pknown", f.take("pknown"), c.nseats)
         for k in range(c.nseats):
             if viewer >= 0 and row_of(s, k) != row_of(s, viewer):
                 if parts[k] != "?":
@@ -926,7 +867,7 @@ cdef int _read_knowledge(object f, LCState* s, int viewer) except -1:
                 s.pknown[k] = s.known[k]
             else:
                 _parse_set(e, parts[k], &s.pknown[k], "pknown")
-        parts = _split("tknown", f.take("tknown"), c.nrows)
+        parts = _listed("tknown", f.take("tknown"), c.nrows)
         for k in range(c.nrows):
             _parse_set(e, parts[k], &s.tknown[k], "tknown")
     return 0
@@ -1213,11 +1154,11 @@ cdef class CardState(State):
         """Parses a full position; raises NotationError naming the bad field."""
         cdef LCState s
         cdef int e, k
-        f = _Fields(text, "position")
+        f = FieldReader(text, "position")
         _read_header(f, &s, &e)
         c = &CFG[e]
         _read_progress(f, &s)
-        parts = _split("hands", f.take("hands"), c.nseats)
+        parts = _listed("hands", f.take("hands"), c.nseats)
         for k in range(c.nseats):
             _parse_set(e, parts[k], &s.hand[k], "hands")
         _read_table(f, &s)
@@ -1280,19 +1221,19 @@ cdef tuple _read_view(str text, LCState* s, int* unknown):
     cdef int e, k, seat, partner
     cdef const LCConfig* c
     cdef const CardSet* want
-    f = _Fields(text, "view")
+    f = FieldReader(text, "view")
     _read_header(f, s, &e)
     c = &CFG[e]
-    seat = _int_field("seat", f.take("seat"), 0, c.nseats - 1)
+    seat = _integer("seat", f.take("seat"), 0, c.nseats - 1)
     partner = (seat + 2) % 4 if c.passes else -1
     _read_progress(f, s)
-    parts = _split("hands", f.take("hands"), c.nseats)
+    parts = _listed("hands", f.take("hands"), c.nseats)
     for k in range(c.nseats):
         part = parts[k]
         cards_text, q, count = part.partition("?")
         if k == seat and q:
             raise NotationError("hands: the viewer's own hand is fully known", token=part)
-        unknown[k] = _int_field("hands (unknown cards)", count, 0, c.deck_size) if q else 0
+        unknown[k] = _integer("hands (unknown cards)", count, 0, c.deck_size) if q else 0
         if cards_text == "" and not q:
             raise NotationError("hands: empty entry", token=part, expected="cards, ?n or -")
         cards = _card_list(e, cards_text or "-", "hands")
@@ -1300,7 +1241,7 @@ cdef tuple _read_view(str text, LCState* s, int* unknown):
             raise NotationError("hands: cards of a set are written in canonical order", token=part)
         _set_from_list(e, cards, &s.hand[k], "hands")
     _read_table(f, s)
-    s.deck_n = _int_field("deck", f.take("deck"), 0, c.deck_size)
+    s.deck_n = _integer("deck", f.take("deck"), 0, c.deck_size)
     _read_knowledge(f, s, seat)
     for k in range(c.nseats):
         if k != seat:

@@ -9,12 +9,12 @@ import pytest
 
 import engine
 from engine.errors import IllegalDecisionError, NotationError
-from helpers import random_state
+from helpers import new_game, random_state
 
 
 def test_random_games_run_to_the_end(edition):
     for seed in range(20):
-        state = engine.new_game(edition, seed=seed)
+        state = new_game(edition, seed)
         rng = random.Random(seed)
         steps = 0
         while not state.is_terminal():
@@ -99,9 +99,9 @@ def test_parsed_view_gives_the_seats_legal_decisions(edition):
 
 
 def test_new_game_is_reproducible(edition):
-    a = engine.new_game(edition, seed=123456789)
-    b = engine.new_game(edition, seed=123456789)
-    c = engine.new_game(edition, seed=123456790)
+    a = new_game(edition, 123456789)
+    b = new_game(edition, 123456789)
+    c = new_game(edition, 123456790)
     assert a == b and a != c
     assert a.playout(5) == b.playout(5) and a == b
 
@@ -120,7 +120,7 @@ def test_perft_counts_sequences(edition):
 
 def test_fast_playout_plays_the_same_games_as_the_generic_loop(edition):
     for seed in range(40):
-        fast = engine.new_game(edition, seed=seed, rounds=2)
+        fast = new_game(edition, seed, rounds=2)
         slow = fast.copy()
         assert fast.playout(seed) == slow.playout(seed, fast=False)
         assert fast == slow

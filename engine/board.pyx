@@ -1,0 +1,1305 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Lost Cities: The Board Game (`board`, 2-4 players): rules, notation and views.
+
+Rules and notation are normative in docs/board.md. The board's numbers (stone values, the bridge,
+event spaces, tiles, artifact tables, hand size, the 2-player removal) are read from
+engine/data/board.json at import; the code holds only the shapes (5 paths of 9 stones, 55 card
+types, 4 adventurers and a researcher).
+
+Cards are bitboards over the 55 types (colour x value) in two words: `any` for a first copy,
+`extra` for the second. Each seat's playable cards are one mask per seat (`advance`, updated on
+every card played) plus a table of "begin" masks indexed by the set of begun paths, so legality
+is a few ANDs. A turn is atomic decisions: play, optional steps (arrows, the lost-city advance),
+draw.
+
+>>> import engine
+>>> s = engine.new_game("board", seed=1, players=2)
+>>> s.to_text().split()[:6]
+['board', 'rounds=3', 'max_turns=300', 'updown=0', 'players=2', 'round=1/3']
+>>> s.phase, len(s.box_cards())
+('play', 30)
+"""
+import json
+import os
+import re
+
+from cpython.mem cimport PyMem_Malloc, PyMem_Free
+from libc.string cimport memset, memcpy
+from libc.stdint cimport uint8_t, uint16_t, int32_t, uint64_t
+
+from engine._core cimport (GameOps, Rng, State, rng_next, rng_below, exp_popcount, exp_ctz,
+                           exp_select, rank_returns, MAX_SEATS)
+
+from engine.errors import NotationError
+from engine.options import OptionSpec, resolve_options
+from engine.textfields import FieldReader, integer as _integer
+
+# ===== board data ==================================================================================
+
+DATA_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "board.json")
+
+cdef int STONE_VALUE[NSTONES + 1]     # index = stone 1..9
+cdef int BRIDGE                       # a step onto stone BRIDGE + 1 crosses a bridge
+cdef int CROSS_END                    # pieces across bridges that end an expedition
+cdef int HAND_SIZE
+cdef int REMOVED_2P
+cdef int NTILES
+cdef uint8_t TILE_ORDER[MAX_TILES]    # canonical tile list (codes)
+cdef uint8_t SPACE_PATH[MAX_TILES]    # event space i: its path and stone
+cdef uint8_t SPACE_STONE[MAX_TILES]
+cdef int LONG_TABLE[64]
+cdef int LONG_N
+cdef int SHORT_TABLE[64]
+cdef int SHORT_N
+
+# Card tables.
+cdef uint8_t COLOUR[NTYPES]
+cdef uint8_t VALUE[NTYPES]
+cdef uint64_t COLOUR_TYPES[NCOLOURS]
+cdef uint64_t AT_LEAST[NTYPES]        # same colour, value >= value(t)
+cdef uint64_t AT_MOST[NTYPES]         # same colour, value <= value(t)
+cdef uint64_t BEGIN_TYPES[32]         # types of the colours not in a begun-set
+cdef uint64_t ALL_TYPES
+cdef uint8_t CARD_ORDER[NCARDS]       # the canonical deck, copies together
+
+RANKS = "0123456789T"
+
+
+def _table(raw: dict, key: str) -> list:
+    """An artifact table {"0": v, ..., "k+": v} as a list indexed by count (last = k and more)."""
+    values = []
+    for i, (k, v) in enumerate(raw.items()):
+        plus = k.endswith("+")
+        if k.rstrip("+") != str(i) or plus != (i == len(raw) - 1) or not isinstance(v, int):
+            raise ImportError(f"{DATA_PATH}: {key} must have keys 0, 1, ... and a last key 'k+', got {k!r}")
+        values.append(v)
+    if not 1 <= len(values) <= 64:
+        raise ImportError(f"{DATA_PATH}: {key} has {len(values)} entries")
+    return values
+
+
+def _load(path: str) -> dict:
+    """Reads and checks the board data against the compiled shapes."""
+    with open(path, encoding="utf-8") as f:
+        raw = json.load(f)
+
+    def bad(what):
+        return ImportError(f"{path}: {what}")
+    colours = raw["colours"]
+    letters = "".join(c[0] for c in colours)
+    if len(colours) != NCOLOURS or len(set(letters)) != NCOLOURS:
+        raise bad(f"expected {NCOLOURS} colours with distinct initials, got {colours}")
+    if raw["cards"]["values"] != list(range(NVALUES)) or raw["cards"]["copies_per_value"] != 2:
+        raise bad("the engine is compiled for card values 0..10 with 2 copies each")
+    stones = raw["stone_values"]
+    if len(stones) != NSTONES or not all(isinstance(v, int) for v in stones):
+        raise bad(f"stone_values: expected {NSTONES} integers")
+    bridge = raw["bridge_after_stone"]
+    if not 1 <= bridge < NSTONES:
+        raise bad("bridge_after_stone must be in 1..8")
+    spaces = raw["event_spaces_reconstructed"]
+    paths = []
+    for name in colours:
+        stones_of = sorted(spaces[name])
+        if len(set(stones_of)) != len(stones_of) or not all(1 <= st <= NSTONES for st in stones_of):
+            raise bad(f"event spaces of {name}: distinct stones in 1..{NSTONES}")
+        paths.append(stones_of)
+    tiles = raw["event_tiles"]
+    vps = sorted(tiles["victory_points_reconstructed"])
+    if not all(isinstance(v, int) and 0 <= v <= 250 for v in vps):
+        raise bad("victory-point tiles are integers in 0..250")
+    order = [TILE_ARTIFACT] * tiles["artifact"] + [TILE_ARROW] * tiles["arrow"] + [TILE_VP + v for v in vps]
+    if len(order) != sum(map(len, paths)) or len(order) > MAX_TILES:
+        raise bad(f"{len(order)} event tiles for {sum(map(len, paths))} event spaces")
+    hand = raw["hand_size"]
+    removed = raw["two_player_removed_cards"]
+    for n in (2, 3, 4):
+        left = NCARDS - n * hand - (removed if n == 2 else 0)
+        if not 0 < left <= DECK_CAP or hand < 1:
+            raise bad(f"hand_size {hand} leaves {left} cards in the draw pile with {n} players")
+    end = raw["pieces_across_bridges_to_end"]
+    if not 1 <= end <= 20:
+        raise bad("pieces_across_bridges_to_end must be in 1..20")
+    return {
+        "letters": letters, "stones": stones, "bridge": bridge, "paths": paths, "tiles": order,
+        "hand": hand, "removed": removed, "end": end,
+        "long": _table(raw["artifact_table_long_reconstructed"], "artifact_table_long_reconstructed"),
+        "short": _table(raw["artifact_table_short_reconstructed"], "artifact_table_short_reconstructed"),
+    }
+
+
+DATA = _load(DATA_PATH)
+"""The checked board data (as read from DATA_PATH)."""
+COLOURS = DATA["letters"]
+PATH_SPACES = tuple(tuple(p) for p in DATA["paths"])
+"""Per path (colour order) the stones that carry an event space."""
+
+
+cdef void _build_tables():
+    global BRIDGE, CROSS_END, HAND_SIZE, REMOVED_2P, NTILES, LONG_N, SHORT_N, ALL_TYPES
+    cdef int x, v, t, t2, i, b, k
+    for i in range(NSTONES):
+        STONE_VALUE[i + 1] = DATA["stones"][i]
+    BRIDGE = DATA["bridge"]
+    CROSS_END = DATA["end"]
+    HAND_SIZE = DATA["hand"]
+    REMOVED_2P = DATA["removed"]
+    NTILES = len(DATA["tiles"])
+    for i in range(NTILES):
+        TILE_ORDER[i] = DATA["tiles"][i]
+    i = 0
+    for x in range(NCOLOURS):
+        for st in DATA["paths"][x]:
+            SPACE_PATH[i] = x
+            SPACE_STONE[i] = st
+            i += 1
+    LONG_N = len(DATA["long"])
+    SHORT_N = len(DATA["short"])
+    for i in range(LONG_N):
+        LONG_TABLE[i] = DATA["long"][i]
+    for i in range(SHORT_N):
+        SHORT_TABLE[i] = DATA["short"][i]
+    ALL_TYPES = 0
+    for x in range(NCOLOURS):
+        COLOUR_TYPES[x] = 0
+        for v in range(NVALUES):
+            t = x * NVALUES + v
+            COLOUR[t] = x
+            VALUE[t] = v
+            COLOUR_TYPES[x] |= (<uint64_t>1) << t
+            CARD_ORDER[2 * t] = t
+            CARD_ORDER[2 * t + 1] = t
+        ALL_TYPES |= COLOUR_TYPES[x]
+    for t in range(NTYPES):
+        AT_LEAST[t] = 0
+        AT_MOST[t] = 0
+        for t2 in range(NTYPES):
+            if COLOUR[t2] == COLOUR[t]:
+                if VALUE[t2] >= VALUE[t]:
+                    AT_LEAST[t] |= (<uint64_t>1) << t2
+                if VALUE[t2] <= VALUE[t]:
+                    AT_MOST[t] |= (<uint64_t>1) << t2
+    for b in range(32):
+        BEGIN_TYPES[b] = 0
+        for x in range(NCOLOURS):
+            if not (b >> x) & 1:
+                BEGIN_TYPES[b] |= COLOUR_TYPES[x]
+
+
+_build_tables()
+
+# ===== rules =======================================================================================
+
+cdef inline uint64_t column_mask(int updown, int direction, int t) noexcept nogil:
+    """The types that may follow card t on its column, given the column's direction."""
+    if direction == 2:
+        return AT_MOST[t]
+    if direction == 1 or not updown:
+        return AT_LEAST[t]
+    return COLOUR_TYPES[COLOUR[t]]
+
+
+cdef inline int artifact_points(int artifacts, int short_game) noexcept nogil:
+    if short_game:
+        return SHORT_TABLE[artifacts if artifacts < SHORT_N else SHORT_N - 1]
+    return LONG_TABLE[artifacts if artifacts < LONG_N else LONG_N - 1]
+
+
+cdef void b_shuffle(uint8_t* a, int n, Rng* rng) noexcept nogil:
+    """Fisher-Yates as in docs/notation.md: for i from n-1 down to 1 swap a[i], a[below(i+1)]."""
+    cdef int i = n - 1, j
+    cdef uint8_t tmp
+    while i > 0:
+        j = rng_below(rng, i + 1)
+        tmp = a[i]
+        a[i] = a[j]
+        a[j] = tmp
+        i -= 1
+
+
+cdef void b_deal(BoardStruct* s) noexcept nogil:
+    """Deals a new expedition from the state's generator (docs/board.md, "Dealing")."""
+    cdef uint8_t tiles[MAX_TILES]
+    cdef uint8_t cards[NCARDS]
+    cdef int n = NCARDS, i, k, p
+    cdef Rng rng
+    rng.x = s.rng
+    memcpy(tiles, TILE_ORDER, NTILES)
+    b_shuffle(tiles, NTILES, &rng)
+    memcpy(cards, CARD_ORDER, NCARDS)
+    b_shuffle(cards, NCARDS, &rng)
+    s.rng = rng.x
+    memset(s.advance, 0, sizeof(s.advance))
+    memset(s.hand, 0, sizeof(s.hand))
+    memset(s.cols, 0, sizeof(s.cols))
+    memset(s.known, 0, sizeof(s.known))
+    memset(&s.box, 0, sizeof(s.box))
+    memset(s.begun, 0, sizeof(s.begun))
+    memset(s.movable, 0, sizeof(s.movable))
+    memset(s.researcher, NONE, sizeof(s.researcher))
+    memset(s.stone, 0, sizeof(s.stone))
+    memset(s.last, 0, sizeof(s.last))
+    memset(s.dir, 0, sizeof(s.dir))
+    memset(s.tile, 0, sizeof(s.tile))
+    memset(s.pile_n, 0, sizeof(s.pile_n))
+    memset(s.deck, 0, sizeof(s.deck))
+    memset(s.piles, 0, sizeof(s.piles))
+    for p in range(s.nseats, MAX_SEATS):
+        s.researcher[p] = 0
+    for i in range(NTILES):
+        s.tile[SPACE_PATH[i]][SPACE_STONE[i]] = tiles[i]
+    if s.nseats == 2:
+        for k in range(REMOVED_2P):
+            n -= 1
+            cards_add(&s.box, cards[n])
+    for k in range(HAND_SIZE * s.nseats):
+        cards_add(&s.hand[k % s.nseats], cards[n - 1 - k])
+    s.deck_n = n - HAND_SIZE * s.nseats
+    memcpy(s.deck, cards, s.deck_n)
+    s.crossed = 0
+    s.nonempty = 0
+    s.turn = 0
+    s.phase = PH_PLAY
+    s.nodraw = NONE
+    s.to_move = s.starter
+
+
+cdef int board_piece_score(const BoardStruct* s, int p) noexcept nogil:
+    """What the seat's pieces score as they stand (the researcher double)."""
+    cdef int x, total = 0, v
+    for x in range(NCOLOURS):
+        if s.stone[p][x]:
+            v = STONE_VALUE[s.stone[p][x]]
+            total += 2 * v if s.researcher[p] == x else v
+    return total
+
+
+cdef void b_end_expedition(BoardStruct* s, int next_starter) noexcept nogil:
+    """Scores the expedition (floor at 0), then deals the next one or ends the game."""
+    cdef int p
+    for p in range(s.nseats):
+        s.totals[p] += board_piece_score(s, p)
+        if s.totals[p] < 0:
+            s.totals[p] = 0
+    if s.round + 1 >= s.rounds:
+        for p in range(s.nseats):
+            s.totals[p] += artifact_points(s.artifacts[p], s.rounds == 1)
+            if s.totals[p] < 0:
+                s.totals[p] = 0
+        s.phase = PH_OVER
+        s.to_move = NONE
+        s.nodraw = NONE
+        return
+    s.round += 1
+    s.starter = next_starter
+    b_deal(s)
+
+
+cdef inline void b_step(BoardStruct* s, int p, int x) noexcept nogil:
+    """Seat p's piece on path x steps one stone forward; the bridge, then the stone's tile, act."""
+    cdef int st = s.stone[p][x] + 1
+    cdef int code
+    s.stone[p][x] = st
+    if st == NSTONES:
+        s.movable[p] &= ~(1 << x)
+    if st == BRIDGE + 1:
+        s.crossed += 1
+        if s.crossed >= CROSS_END:
+            b_end_expedition(s, (p + 1) % s.nseats)
+            return
+    code = s.tile[x][st]
+    s.phase = PH_DRAW
+    if code == TILE_NONE:
+        return
+    if code == TILE_ARROW:
+        if s.movable[p]:
+            s.phase = PH_MOVE
+    elif code == TILE_ARTIFACT:
+        s.artifacts[p] += 1
+        s.tile[x][st] = TILE_NONE
+    else:
+        s.totals[p] += code - TILE_VP
+
+
+cdef inline void b_column_add(BoardStruct* s, int p, int t, bint begin) noexcept nogil:
+    """Card t goes on top of seat p's column: its last value, direction and playable cards."""
+    cdef int x = COLOUR[t], v = VALUE[t]
+    if not begin and s.dir[p][x] == 0 and v != s.last[p][x]:
+        s.dir[p][x] = 1 if v > s.last[p][x] else 2   # the first different card fixes it
+    s.last[p][x] = v
+    s.advance[p] = (s.advance[p] & ~COLOUR_TYPES[x]) | column_mask(s.updown, s.dir[p][x], t)
+
+
+cdef inline void b_do_play(BoardStruct* s, int t, bint with_researcher) noexcept nogil:
+    """Plays type t onto the mover's column of its colour: an advance, or a begin."""
+    cdef int p = s.to_move, x = COLOUR[t]
+    cdef uint8_t bit = 1 << x
+    cdef bint begin = not (s.begun[p] & bit)
+    cards_remove(&s.hand[p], t)
+    cards_remove(&s.known[p], t)
+    cards_add(&s.cols[p], t)
+    b_column_add(s, p, t, begin)
+    if begin:
+        s.begun[p] |= bit
+        s.movable[p] |= bit
+        if with_researcher:
+            s.researcher[p] = x
+    elif s.stone[p][x] == NSTONES:
+        # The lost-city advance: an optional step with any piece below stone 9.
+        s.phase = PH_MOVE if s.movable[p] else PH_DRAW
+        return
+    b_step(s, p, x)
+
+
+cdef inline void b_do_discard(BoardStruct* s, int t) noexcept nogil:
+    cdef int p = s.to_move, k = COLOUR[t]
+    cards_remove(&s.hand[p], t)
+    cards_remove(&s.known[p], t)
+    s.piles[k * PILE_CAP + s.pile_n[k]] = t
+    s.pile_n[k] += 1
+    s.nonempty |= 1 << k
+    s.nodraw = k
+    s.phase = PH_DRAW
+
+
+cdef inline void b_end_turn(BoardStruct* s) noexcept nogil:
+    s.turn += 1
+    s.phase = PH_PLAY
+    s.nodraw = NONE
+    s.to_move += 1
+    if s.to_move >= s.nseats:
+        s.to_move = 0
+    if s.deck_n == 0 or s.turn >= s.max_turns:
+        b_end_expedition(s, s.to_move)
+
+
+cdef inline void b_draw_deck(BoardStruct* s) noexcept nogil:
+    s.deck_n -= 1
+    cards_add(&s.hand[s.to_move], s.deck[s.deck_n])
+    s.deck[s.deck_n] = 0
+    b_end_turn(s)
+
+
+cdef inline void b_draw_pile(BoardStruct* s, int k) noexcept nogil:
+    """Takes the top of discard pile k: the card is now known to be in the mover's hand."""
+    cdef int t
+    s.pile_n[k] -= 1
+    t = s.piles[k * PILE_CAP + s.pile_n[k]]
+    s.piles[k * PILE_CAP + s.pile_n[k]] = 0
+    if s.pile_n[k] == 0:
+        s.nonempty &= ~(1 << k)
+    cards_add(&s.hand[s.to_move], t)
+    cards_add(&s.known[s.to_move], t)
+    b_end_turn(s)
+
+
+cdef inline void b_play_masks(const BoardStruct* s, int p, uint64_t* plus, uint64_t* research) noexcept nogil:
+    """The types playable as `+c` (advance, or begin with an adventurer) and as `+cR`."""
+    cdef uint64_t h = s.hand[p].any
+    cdef uint64_t begin = BEGIN_TYPES[s.begun[p]]
+    cdef int unused_researcher = s.researcher[p] == NONE
+    cdef int adventurers_used = exp_popcount(s.begun[p]) - (0 if unused_researcher else 1)
+    plus[0] = h & (s.advance[p] | (begin if adventurers_used < NADVENTURERS else 0))
+    research[0] = (h & begin) if unused_researcher else 0
+
+
+cdef inline int b_draw_sources(const BoardStruct* s) noexcept nogil:
+    """Bit 0: the draw pile; bit 1+k: discard pile k may be drawn from."""
+    cdef int piles = s.nonempty
+    if s.nodraw != NONE:
+        piles &= ~(1 << s.nodraw)
+    return 1 | (piles << 1)
+
+
+cdef void board_apply(void* sp, int d) noexcept nogil:
+    cdef BoardStruct* s = <BoardStruct*>sp
+    if d < D_PLAY_R:
+        b_do_play(s, d, False)
+    elif d < D_DISCARD:
+        b_do_play(s, d - D_PLAY_R, True)
+    elif d < D_DRAW_DECK:
+        b_do_discard(s, d - D_DISCARD)
+    elif d == D_DRAW_DECK:
+        b_draw_deck(s)
+    elif d < D_MOVE:
+        b_draw_pile(s, d - D_DRAW_PILE)
+    elif d < D_MOVE_NONE:
+        b_step(s, s.to_move, d - D_MOVE)
+    else:
+        s.phase = PH_DRAW
+
+
+cdef inline int _emit(uint64_t m, int base, int* out, int n) noexcept nogil:
+    while m:
+        out[n] = base + exp_ctz(m)
+        n += 1
+        m &= m - 1
+    return n
+
+
+cdef int board_legal(const void* sp, int* out) noexcept nogil:
+    cdef const BoardStruct* s = <const BoardStruct*>sp
+    cdef int p = s.to_move, n = 0
+    cdef uint64_t plus, research
+    if s.phase == PH_PLAY:
+        b_play_masks(s, p, &plus, &research)
+        n = _emit(plus, D_PLAY, out, n)
+        n = _emit(research, D_PLAY_R, out, n)
+        n = _emit(s.hand[p].any, D_DISCARD, out, n)
+    elif s.phase == PH_DRAW:
+        out[0] = D_DRAW_DECK
+        n = _emit(<uint64_t>(b_draw_sources(s) >> 1), D_DRAW_PILE, out, 1)
+    elif s.phase == PH_MOVE:
+        n = _emit(s.movable[p], D_MOVE, out, 0)
+        out[n] = D_MOVE_NONE
+        n += 1
+    return n
+
+
+cdef int board_random_decision(const void* sp, Rng* rng) noexcept nogil:
+    """Same distribution and order as legal()[below(len)], without building the list."""
+    cdef const BoardStruct* s = <const BoardStruct*>sp
+    cdef int p = s.to_move, np, nr, nd, r, src, k
+    cdef uint64_t plus, research, h
+    if s.phase == PH_PLAY:
+        b_play_masks(s, p, &plus, &research)
+        h = s.hand[p].any
+        np = exp_popcount(plus)
+        nr = exp_popcount(research)
+        nd = exp_popcount(h)
+        r = rng_below(rng, np + nr + nd)
+        if r < np:
+            return D_PLAY + exp_select(plus, r)
+        if r < np + nr:
+            return D_PLAY_R + exp_select(research, r - np)
+        return D_DISCARD + exp_select(h, r - np - nr)
+    if s.phase == PH_DRAW:
+        src = b_draw_sources(s)
+        k = exp_select(src, rng_below(rng, exp_popcount(src)))
+        return D_DRAW_DECK if k == 0 else D_DRAW_PILE + k - 1
+    k = exp_popcount(s.movable[p])
+    r = rng_below(rng, k + 1)
+    return D_MOVE_NONE if r == k else D_MOVE + exp_select(s.movable[p], r)
+
+
+cdef int board_playout(void* sp, Rng* rng) noexcept nogil:
+    """Uniformly random decisions to the end of the game, a whole turn per loop.
+
+    Draws the same random numbers as repeated random_decision + apply (the same games) but goes
+    straight from the sampled index to the step.
+    """
+    cdef BoardStruct* s = <BoardStruct*>sp
+    cdef int n = 0, p, np, nr, nd, r, k, src
+    cdef uint64_t plus, research, h
+    while s.phase != PH_OVER:
+        if s.phase == PH_PLAY:
+            p = s.to_move
+            b_play_masks(s, p, &plus, &research)
+            h = s.hand[p].any
+            np = exp_popcount(plus)
+            nr = exp_popcount(research)
+            nd = exp_popcount(h)
+            r = rng_below(rng, np + nr + nd)
+            n += 1
+            if r < np:
+                b_do_play(s, exp_select(plus, r), False)
+            elif r < np + nr:
+                b_do_play(s, exp_select(research, r - np), True)
+            else:
+                b_do_discard(s, exp_select(h, r - np - nr))
+        while s.phase == PH_MOVE:
+            p = s.to_move
+            k = exp_popcount(s.movable[p])
+            r = rng_below(rng, k + 1)
+            n += 1
+            if r == k:
+                s.phase = PH_DRAW
+            else:
+                b_step(s, p, exp_select(s.movable[p], r))
+        if s.phase == PH_DRAW:
+            src = b_draw_sources(s)
+            k = exp_select(src, rng_below(rng, exp_popcount(src)))
+            n += 1
+            if k == 0:
+                b_draw_deck(s)
+            else:
+                b_draw_pile(s, k - 1)
+    return n
+
+
+cdef void board_reset(void* sp, uint64_t seed) noexcept nogil:
+    """Starts the game again with a new deal from `seed`, keeping players and options."""
+    cdef BoardStruct* s = <BoardStruct*>sp
+    memset(s.totals, 0, sizeof(s.totals))
+    memset(s.artifacts, 0, sizeof(s.artifacts))
+    s.round = 0
+    s.starter = 0
+    s.rng = seed
+    b_deal(s)
+
+
+cdef int board_num_seats(const void* sp) noexcept nogil:
+    return (<const BoardStruct*>sp).nseats
+
+
+cdef int board_team_of(const void* sp, int seat) noexcept nogil:
+    return seat
+
+
+cdef int board_to_move(const void* sp) noexcept nogil:
+    cdef const BoardStruct* s = <const BoardStruct*>sp
+    return -1 if s.phase == PH_OVER else s.to_move
+
+
+cdef int board_round_index(const void* sp) noexcept nogil:
+    return (<const BoardStruct*>sp).round
+
+
+cdef void board_scores(const void* sp, double* out) noexcept nogil:
+    cdef const BoardStruct* s = <const BoardStruct*>sp
+    cdef int i
+    for i in range(s.nseats):
+        out[i] = s.totals[i]
+
+
+cdef void board_returns(const void* sp, double* out) noexcept nogil:
+    """Ranked by victory points, then artifacts (the key packs both; artifacts < 2^16)."""
+    cdef const BoardStruct* s = <const BoardStruct*>sp
+    cdef int team[MAX_SEATS]
+    cdef double key[MAX_SEATS]
+    cdef int i
+    for i in range(s.nseats):
+        team[i] = i
+        key[i] = <double>s.totals[i] * 65536.0 + s.artifacts[i]
+    rank_returns(s.nseats, team, key, out)
+
+
+cdef int board_reveal(const void* sp, int d) noexcept nogil:
+    cdef const BoardStruct* s = <const BoardStruct*>sp
+    if d == D_DRAW_DECK and s.phase == PH_DRAW and s.deck_n > 0:
+        return s.deck[s.deck_n - 1]
+    return -1
+
+
+cdef inline void _see(uint64_t* c1, uint64_t* c2, uint64_t m) noexcept nogil:
+    """Adds one copy of every type in m to the seen counts (c1: seen once or more, c2: twice)."""
+    c2[0] |= c1[0] & m
+    c1[0] |= m
+
+
+cdef void board_determinize(void* sp, int seat, Rng* rng) noexcept nogil:
+    """Redeals every card `seat` cannot see (other hands' unknown cards, draw pile, box)."""
+    cdef BoardStruct* s = <BoardStruct*>sp
+    cdef uint8_t pool[NCARDS]
+    cdef int unknown[MAX_SEATS]
+    cdef int o, i, k, npool = 0, nbox
+    cdef uint64_t c1 = 0, c2 = 0, m
+    cdef const Cards* fixed
+    # Count what the seat sees, two bit planes over the types: columns, its hand, known cards, piles.
+    for o in range(s.nseats):
+        fixed = &s.hand[o] if o == seat else &s.known[o]
+        _see(&c1, &c2, s.cols[o].any)
+        _see(&c1, &c2, s.cols[o].extra)
+        _see(&c1, &c2, fixed.any)
+        _see(&c1, &c2, fixed.extra)
+        unknown[o] = 0 if o == seat else cards_size(&s.hand[o]) - cards_size(&s.known[o])
+    for k in range(NCOLOURS):
+        for i in range(s.pile_n[k]):
+            _see(&c1, &c2, (<uint64_t>1) << s.piles[k * PILE_CAP + i])
+    # The unseen cards: two copies of the types never seen, one of the types seen once.
+    m = ALL_TYPES & ~c2
+    while m:
+        i = exp_ctz(m)
+        m &= m - 1
+        pool[npool] = i
+        npool += 1
+        if not (c1 >> i) & 1:
+            pool[npool] = i
+            npool += 1
+    b_shuffle(pool, npool, rng)
+    k = 0
+    for o in range(s.nseats):
+        if o != seat:
+            s.hand[o] = s.known[o]
+            for i in range(unknown[o]):
+                cards_add(&s.hand[o], pool[k])
+                k += 1
+    for i in range(s.deck_n):
+        s.deck[i] = pool[k]
+        k += 1
+    nbox = cards_size(&s.box)
+    s.box.any = 0
+    s.box.extra = 0
+    for i in range(nbox):
+        cards_add(&s.box, pool[k])
+        k += 1
+    s.rng = rng_next(rng)
+
+
+cdef GameOps OPS
+
+
+cdef void _build_ops():
+    OPS.name = b"board"
+    OPS.state_size = sizeof(BoardStruct)
+    OPS.num_decision_ids = N_DECISIONS
+    OPS.num_seats = board_num_seats
+    OPS.team_of = board_team_of
+    OPS.to_move = board_to_move
+    OPS.round_index = board_round_index
+    OPS.legal = board_legal
+    OPS.apply = board_apply
+    OPS.random_decision = board_random_decision
+    OPS.scores = board_scores
+    OPS.returns = board_returns
+    OPS.determinize = board_determinize
+    OPS.reveal = board_reveal
+    OPS.playout = board_playout
+    OPS.reset = board_reset
+
+
+_build_ops()
+
+# ===== the Python face: positions, views and decisions as text ====================================
+
+OPTION_SPECS = (
+    OptionSpec("rounds", 3, 1, 99, "expeditions in a game (1 = the short game and its artifact table)"),
+    OptionSpec("max_turns", 300, 1, 10000, "turns per expedition (all seats counted) before it is scored as ended"),
+    OptionSpec("updown", 0, 0, 1, "the up-and-down variant: a column's second different card fixes its direction"),
+)
+SEATS = (2, 3, 4)
+DEFAULT_PLAYERS = 4
+
+_PHASES = ("play", "move", "draw", "over")
+CARD_TEXT = tuple(COLOURS[t // NVALUES] + RANKS[t % NVALUES] for t in range(NTYPES))
+_CARD_INDEX = {text: t for t, text in enumerate(CARD_TEXT)}
+_TILE_TOKEN = re.compile(r"A|>|\.|V[0-9]+")
+
+
+cdef inline BoardStruct* _bs(State st):
+    return <BoardStruct*>st.ptr
+
+
+def _tile_text(int code) -> str:
+    if code == TILE_NONE:
+        return "."
+    if code == TILE_ARTIFACT:
+        return "A"
+    if code == TILE_ARROW:
+        return ">"
+    return f"V{code - TILE_VP}"
+
+
+cdef str _set_text(const Cards* s):
+    cdef uint64_t m = s.any
+    cdef int t
+    if not m:
+        return "-"
+    parts = []
+    while m:
+        t = exp_ctz(m)
+        m &= m - 1
+        parts.append(CARD_TEXT[t] * cards_count(s, t))
+    return "".join(parts)
+
+
+cdef str _cols_text(const BoardStruct* s, int p):
+    """Each colour's cards in the order played (descending columns high to low)."""
+    cdef int x, t
+    parts = []
+    for x in range(NCOLOURS):
+        cards = []
+        for t in range(x * NVALUES, (x + 1) * NVALUES):
+            cards.extend([CARD_TEXT[t]] * cards_count(&s.cols[p], t))
+        if s.dir[p][x] == 2:
+            cards.reverse()
+        parts.extend(cards)
+    return "".join(parts) or "-"
+
+
+def _card_list(text: str, field: str) -> list:
+    """The cards of a set or stack text (`-` is empty) as type ids, in the order written."""
+    if text == "-":
+        return []
+    if len(text) % 2:
+        raise NotationError(f"{field}: cards are two characters each", token=text,
+                            expected="cards like y0, b7, rT, or - for none")
+    out = []
+    for i in range(0, len(text), 2):
+        t = _CARD_INDEX.get(text[i:i + 2])
+        if t is None:
+            raise NotationError(f"{field}: unknown card", token=text[i:i + 2],
+                                expected=f"a colour of {COLOURS} then a value of {RANKS}")
+        out.append(t)
+    return out
+
+
+cdef int _fill_set(Cards* out, list cards, str field) except -1:
+    cdef int t
+    for t in cards:
+        if cards_count(out, t) >= 2:
+            raise NotationError(f"{field}: more copies than the deck has", token=CARD_TEXT[t],
+                                expected="at most 2 of a card")
+        cards_add(out, t)
+    return 0
+
+
+cdef int _parse_set(Cards* out, str text, str field) except -1:
+    cards = _card_list(text, field)
+    if cards != sorted(cards):
+        raise NotationError(f"{field}: the cards of a set are written in canonical order", token=text,
+                            expected="".join(CARD_TEXT[t] for t in sorted(cards)))
+    _fill_set(out, cards, field)
+    return 0
+
+
+cdef int _read_header(object f, BoardStruct* s) except -1:
+    """Edition name, rule options and players."""
+    if f.first != "board":
+        raise NotationError(f"not a board {f.what}", token=f.first, expected="board")
+    opts = resolve_options(OPTION_SPECS, f.options(OPTION_SPECS), "board")
+    memset(s, 0, sizeof(BoardStruct))
+    s.rounds = opts["rounds"]
+    s.max_turns = opts["max_turns"]
+    s.updown = opts["updown"]
+    s.nseats = f.integer("players", min(SEATS), max(SEATS))
+    return 0
+
+
+cdef int _read_progress(object f, BoardStruct* s) except -1:
+    cdef int n = s.nseats, k
+    value = f.take("round")
+    r, sep, total = value.partition("/")
+    if not sep:
+        raise NotationError("round: expected r/R", token=value, expected=f"1/{s.rounds}")
+    if _integer("round (total)", total, 1, 99) != s.rounds:
+        raise NotationError("round: the total must equal the rounds option", token=value,
+                            expected=f"r/{s.rounds}")
+    s.round = _integer("round", r, 1, s.rounds) - 1
+    s.starter = f.integer("starter", 0, n - 1)
+    s.turn = f.integer("turn", 0, s.max_turns)
+    phase = f.take("phase")
+    if phase not in _PHASES:
+        raise NotationError("phase", token=phase, expected="play, move, draw or over")
+    s.phase = _PHASES.index(phase)
+    value = f.take("to_move")
+    if s.phase == PH_OVER:
+        if value != "-":
+            raise NotationError("to_move: the game is over", token=value, expected="-")
+        if s.round != s.rounds - 1:
+            raise NotationError("phase=over before the last expedition", token=f"round={s.round + 1}/{s.rounds}",
+                                expected=f"round={s.rounds}/{s.rounds}")
+        s.to_move = NONE
+    else:
+        s.to_move = _integer("to_move", value, 0, n - 1)
+        if s.turn >= s.max_turns:
+            raise NotationError("turn: a running expedition has completed fewer turns than max_turns",
+                                token=str(s.turn), expected=f"0..{s.max_turns - 1}")
+    value = f.take("nodraw")
+    if value == ".":
+        s.nodraw = NONE
+    else:
+        if len(value) != 1 or value not in COLOURS:
+            raise NotationError("nodraw", token=value, expected=". or a pile colour of " + COLOURS)
+        if s.phase != PH_DRAW:
+            raise NotationError("nodraw: only a position in the draw phase has one", token=value, expected=".")
+        s.nodraw = COLOURS.index(value)
+    parts = f.listed("totals", n, "seats")
+    for k in range(n):
+        s.totals[k] = _integer("totals", parts[k], 0, 1000000)
+    parts = f.listed("artifacts", n, "seats")
+    for k in range(n):
+        s.artifacts[k] = _integer("artifacts", parts[k], 0, 10000)
+    return 0
+
+
+cdef int _read_board(object f, BoardStruct* s) except -1:
+    """cols=, pieces=, researcher=, tiles=, piles= and the masks and counts they imply."""
+    cdef int n = s.nseats, p, x, t, i, st, ncards, k
+    parts = f.listed("cols", n, "seats")
+    for p in range(n):
+        cards = _card_list(parts[p], "cols")
+        colours = [COLOUR[t] for t in cards]
+        if colours != sorted(colours):
+            raise NotationError(f"cols: seat {p}'s columns are written colour by colour in canonical order",
+                                token=parts[p], expected=f"colours in the order {COLOURS}")
+        _fill_set(&s.cols[p], cards, "cols")
+        for x in range(NCOLOURS):
+            column = [t for t in cards if COLOUR[t] == x]
+            for i, t in enumerate(column):
+                # each card must have been playable on the ones below it
+                if i and not (s.advance[p] >> t) & 1:
+                    raise NotationError(
+                        f"cols: seat {p}'s {COLOURS[x]} column: {CARD_TEXT[t]} cannot follow {CARD_TEXT[column[i - 1]]}",
+                        token=parts[p], expected="each colour's cards in the order played, equal or rising"
+                        + (" or, once a lower card came, equal or falling" if s.updown else " (falling needs updown=1)"))
+                b_column_add(s, p, t, i == 0)
+            if column:
+                s.begun[p] |= 1 << x
+    parts = f.listed("pieces", n, "seats")
+    for p in range(n):
+        if len(parts[p]) != NCOLOURS or any(ch not in ".123456789" for ch in parts[p]):
+            raise NotationError(f"pieces: seat {p}", token=parts[p],
+                                expected=f"{NCOLOURS} characters, . or the stone 1..9 of each path")
+        for x in range(NCOLOURS):
+            ch = parts[p][x]
+            st = 0 if ch == "." else int(ch)
+            if (st > 0) != bool(s.begun[p] & (1 << x)):
+                raise NotationError(f"pieces: seat {p} has a piece on path {COLOURS[x]} exactly when it has a "
+                                    f"{COLOURS[x]} column", token=parts[p])
+            ncards = sum(cards_count(&s.cols[p], t) for t in range(x * NVALUES, (x + 1) * NVALUES))
+            if st and st < min(NSTONES, ncards):
+                raise NotationError(f"pieces: seat {p}'s {COLOURS[x]} piece stands behind its column",
+                                    token=parts[p], expected=f"stone {min(NSTONES, ncards)} or beyond")
+            s.stone[p][x] = st
+            if 0 < st < NSTONES:
+                s.movable[p] |= 1 << x
+            if st > BRIDGE:
+                s.crossed += 1
+    parts = f.listed("researcher", n, "seats")
+    for p in range(n):
+        value = parts[p]
+        if value == "-":
+            s.researcher[p] = NONE
+        elif len(value) == 1 and value in COLOURS:
+            x = COLOURS.index(value)
+            if not s.stone[p][x]:
+                raise NotationError(f"researcher: seat {p}'s researcher is on a path where it has no piece",
+                                    token=value, expected="- or the colour of one of its paths")
+            s.researcher[p] = x
+        else:
+            raise NotationError("researcher", token=value, expected="- or a colour of " + COLOURS)
+        if exp_popcount(s.begun[p]) - (0 if s.researcher[p] == NONE else 1) > NADVENTURERS:
+            raise NotationError(f"researcher: seat {p} has {NADVENTURERS} adventurers and one researcher",
+                                token=value, expected="the path of its fifth piece")
+    parts = f.listed("tiles", NCOLOURS, "paths")
+    seen = []
+    empty = 0
+    for x in range(NCOLOURS):
+        tokens = _TILE_TOKEN.findall(parts[x])
+        if "".join(tokens) != parts[x] or len(tokens) != len(PATH_SPACES[x]):
+            raise NotationError(f"tiles: path {COLOURS[x]}", token=parts[x],
+                                expected=f"{len(PATH_SPACES[x])} entries, each A, >, V<points> or .")
+        for st, token in zip(PATH_SPACES[x], tokens):
+            if token == ".":
+                code = TILE_NONE
+                empty += 1
+                seen.append(TILE_ARTIFACT)
+            elif token == "A":
+                code = TILE_ARTIFACT
+            elif token == ">":
+                code = TILE_ARROW
+            else:
+                code = TILE_VP + _integer(f"tiles: path {COLOURS[x]}", token[1:], 0, 250)
+            if code != TILE_NONE:
+                seen.append(code)
+            s.tile[x][st] = code
+    if sorted(seen) != sorted(DATA["tiles"]):
+        want = " ".join(_tile_text(c) for c in sorted(DATA["tiles"]))
+        raise NotationError("tiles: not the board's tile set (an empty space . is a taken artifact)",
+                            token=f"tiles={'/'.join(parts)}", expected=want)
+    if empty > sum(s.artifacts[p] for p in range(n)):
+        raise NotationError(f"tiles: {empty} artifacts taken but the seats hold fewer",
+                            token=f"tiles={'/'.join(parts)}", expected="at most as many . as artifacts held")
+    parts = f.listed("piles", NCOLOURS, "piles")
+    for k in range(NCOLOURS):
+        cards = _card_list(parts[k], "piles")
+        for i, t in enumerate(cards):
+            if COLOUR[t] != k:
+                raise NotationError(f"piles: a card on the {COLOURS[k]} pile", token=CARD_TEXT[t],
+                                    expected=f"cards of colour {COLOURS[k]}")
+            if i >= PILE_CAP:
+                raise NotationError("piles: more cards than the colour has", token=parts[k])
+            s.piles[k * PILE_CAP + i] = t
+        s.pile_n[k] = len(cards)
+        if cards:
+            s.nonempty |= 1 << k
+    if s.nodraw != NONE and s.pile_n[s.nodraw] == 0:
+        raise NotationError("nodraw names an empty pile", token=COLOURS[s.nodraw], expected="a non-empty pile or .")
+    for p in range(n, MAX_SEATS):
+        s.researcher[p] = 0
+    return 0
+
+
+cdef int _validate(BoardStruct* s) except -1:
+    """Checks a filled position for what the rules guarantee (docs/board.md, "Positions")."""
+    cdef int cnt[NTYPES]
+    cdef int p, t, k, i, size, want
+    cdef int n = s.nseats
+    memset(cnt, 0, sizeof(cnt))
+    for p in range(n):
+        for t in range(NTYPES):
+            cnt[t] += cards_count(&s.hand[p], t) + cards_count(&s.cols[p], t)
+    for t in range(NTYPES):
+        cnt[t] += cards_count(&s.box, t)
+    for k in range(NCOLOURS):
+        for i in range(s.pile_n[k]):
+            cnt[s.piles[k * PILE_CAP + i]] += 1
+    for i in range(s.deck_n):
+        cnt[s.deck[i]] += 1
+    for t in range(NTYPES):
+        if cnt[t] != 2:
+            raise NotationError(f"the position holds {cnt[t]} of card {CARD_TEXT[t]}, the deck has 2",
+                                token=CARD_TEXT[t], expected="every card exactly once in hands, cols, piles, deck and box")
+    want = REMOVED_2P if n == 2 else 0
+    if cards_size(&s.box) != want:
+        raise NotationError(f"box: {cards_size(&s.box)} cards", token=_set_text(&s.box),
+                            expected=f"{want} cards with {n} players")
+    for p in range(n):
+        if not _subset(&s.known[p], &s.hand[p]):
+            raise NotationError(f"known: seat {p}'s known cards are not all in its hand",
+                                token=_set_text(&s.known[p]), expected="cards of that hand")
+    if s.phase == PH_OVER:
+        return 0
+    if s.crossed >= CROSS_END:
+        raise NotationError(f"pieces: {s.crossed} pieces beyond a bridge while the expedition runs",
+                            expected=f"fewer than {CROSS_END}")
+    if s.phase == PH_MOVE and not s.movable[s.to_move]:
+        raise NotationError("phase=move but the mover has no piece below stone 9", token="phase=move",
+                            expected="play or draw")
+    if s.deck_n == 0:
+        raise NotationError("deck: the draw pile is empty while the game runs", token="deck=-",
+                            expected="at least one card")
+    for p in range(n):
+        size = cards_size(&s.hand[p])
+        want = HAND_SIZE - (1 if p == s.to_move and s.phase != PH_PLAY else 0)
+        if size != want:
+            raise NotationError(f"hands: seat {p} holds {size} cards", expected=f"{want}")
+    return 0
+
+
+cdef bint _subset(const Cards* a, const Cards* b):
+    """a is a sub-multiset of b."""
+    return (a.any & ~b.any) == 0 and (a.extra & ~b.extra) == 0
+
+
+cdef class BoardState(State):
+    """A position of `board` (docs/board.md).
+
+    >>> import engine
+    >>> s = engine.new_game("board", seed=3, players=3, rounds=1)
+    >>> s.players, s.phase, s.to_move
+    (3, 'play', 0)
+    >>> s.apply(s.legal_text()[-1]); s.phase
+    'draw'
+    """
+
+    @property
+    def players(self) -> int:
+        return _bs(self).nseats
+
+    @property
+    def phase(self) -> str:
+        """'play', 'move' (an optional step is pending), 'draw' or 'over'."""
+        return _PHASES[_bs(self).phase]
+
+    @property
+    def round(self) -> int:
+        """The current expedition, 1-based."""
+        return _bs(self).round + 1
+
+    @property
+    def turn(self) -> int:
+        """Turns completed in the current expedition."""
+        return _bs(self).turn
+
+    @property
+    def crossed(self) -> int:
+        """Pieces beyond a bridge (all seats)."""
+        return _bs(self).crossed
+
+    @property
+    def options(self) -> dict:
+        cdef BoardStruct* s = _bs(self)
+        return {"rounds": s.rounds, "max_turns": s.max_turns, "updown": s.updown}
+
+    def totals(self) -> list:
+        """Victory points per seat (after the end, the final scores)."""
+        cdef BoardStruct* s = _bs(self)
+        return [s.totals[k] for k in range(s.nseats)]
+
+    def artifacts(self) -> list:
+        """Artifacts per seat (tokens of earlier expeditions and tiles taken in this one)."""
+        cdef BoardStruct* s = _bs(self)
+        return [s.artifacts[k] for k in range(s.nseats)]
+
+    def piece_score(self, int seat) -> int:
+        """What the seat's pieces would score if the expedition ended now (before the floor)."""
+        self._check_seat(seat)
+        return board_piece_score(_bs(self), seat)
+
+    def pieces(self, int seat) -> dict:
+        """The seat's pieces: {colour letter: stone}, the researcher's path under key 'R'."""
+        self._check_seat(seat)
+        cdef BoardStruct* s = _bs(self)
+        out = {COLOURS[x]: s.stone[seat][x] for x in range(NCOLOURS) if s.stone[seat][x]}
+        if s.researcher[seat] != NONE:
+            out["R"] = COLOURS[s.researcher[seat]]
+        return out
+
+    def hand(self, int seat) -> list:
+        """The seat's hand as card texts in canonical order."""
+        self._check_seat(seat)
+        return [CARD_TEXT[t] for t in _card_list(_set_text(&_bs(self).hand[seat]), "hand")]
+
+    def box_cards(self) -> list:
+        """The cards out of play this expedition (2 players) as card texts."""
+        return [CARD_TEXT[t] for t in _card_list(_set_text(&_bs(self).box), "box")]
+
+    # ----- decisions ---------------------------------------------------------------------
+    def decision_to_text(self, int d) -> str:
+        if D_PLAY <= d < D_PLAY + NTYPES:
+            return "+" + CARD_TEXT[d]
+        if D_PLAY_R <= d < D_PLAY_R + NTYPES:
+            return "+" + CARD_TEXT[d - D_PLAY_R] + "R"
+        if D_DISCARD <= d < D_DISCARD + NTYPES:
+            return "-" + CARD_TEXT[d - D_DISCARD]
+        if d == D_DRAW_DECK:
+            return "D"
+        if D_DRAW_PILE <= d < D_DRAW_PILE + NCOLOURS:
+            return "D" + COLOURS[d - D_DRAW_PILE]
+        if D_MOVE <= d < D_MOVE + NCOLOURS:
+            return ">" + COLOURS[d - D_MOVE]
+        if d == D_MOVE_NONE:
+            return ">-"
+        raise ValueError(f"{d} is not a decision id of board")
+
+    def parse_decision(self, str text) -> int:
+        expected = f"+card, +cardR, -card, D, D<colour>, ><colour> or >- (colours {COLOURS})"
+        if not isinstance(text, str) or not text:
+            raise NotationError("empty decision", expected=expected)
+        if text[0] == "+" and len(text) in (3, 4) and text[1:3] in _CARD_INDEX:
+            if len(text) == 3:
+                return D_PLAY + _CARD_INDEX[text[1:3]]
+            if text[3] == "R":
+                return D_PLAY_R + _CARD_INDEX[text[1:3]]
+        if text[0] == "-" and len(text) == 3 and text[1:] in _CARD_INDEX:
+            return D_DISCARD + _CARD_INDEX[text[1:]]
+        if text == "D":
+            return D_DRAW_DECK
+        if len(text) == 2 and text[0] == "D" and text[1] in COLOURS:
+            return D_DRAW_PILE + COLOURS.index(text[1])
+        if text == ">-":
+            return D_MOVE_NONE
+        if len(text) == 2 and text[0] == ">" and text[1] in COLOURS:
+            return D_MOVE + COLOURS.index(text[1])
+        raise NotationError("not a decision of board", token=text, expected=expected)
+
+    # ----- history ---------------------------------------------------------------------------
+    def history(self, seat=None) -> list:
+        """The decisions of the current expedition as text; masked for `seat` if given (else the
+        referee's record, with the cards drawn from the draw pile)."""
+        if seat is not None:
+            self._check_seat(seat)
+        out = []
+        for mover, d, revealed in self._history_entries():
+            text = self.decision_to_text(d)
+            if d == D_DRAW_DECK and (seat is None or seat == mover):
+                text += ":" + CARD_TEXT[revealed]
+            out.append(text)
+        return out
+
+    # ----- positions -----------------------------------------------------------------------
+    def to_text(self) -> str:
+        """The full position; `from_text(to_text())` gives it back exactly."""
+        return self._format(-1)
+
+    def view_text(self, int seat) -> str:
+        """What `seat` knows, with the masked history of the current expedition."""
+        self._check_seat(seat)
+        return self._format(seat)
+
+    def view(self, int seat):
+        """The seat's view as an `engine.View`."""
+        from engine.view import View
+        return View.from_text(self.view_text(seat))
+
+    def _format(self, int viewer) -> str:
+        cdef BoardStruct* s = _bs(self)
+        cdef int n = s.nseats, k, x, hidden
+        out = ["board", f"rounds={s.rounds}", f"max_turns={s.max_turns}", f"updown={s.updown}", f"players={n}"]
+        if viewer >= 0:
+            out.append(f"seat={viewer}")
+        out.append(f"round={s.round + 1}/{s.rounds}")
+        out.append(f"starter={s.starter}")
+        out.append(f"turn={s.turn}")
+        out.append(f"phase={_PHASES[s.phase]}")
+        out.append("to_move=" + ("-" if s.phase == PH_OVER else str(s.to_move)))
+        out.append("nodraw=" + ("." if s.nodraw == NONE else COLOURS[s.nodraw]))
+        out.append("totals=" + "/".join(str(s.totals[k]) for k in range(n)))
+        out.append("artifacts=" + "/".join(str(s.artifacts[k]) for k in range(n)))
+        hands = []
+        for k in range(n):
+            if viewer < 0 or k == viewer:
+                hands.append(_set_text(&s.hand[k]))
+            else:
+                hidden = cards_size(&s.hand[k]) - cards_size(&s.known[k])
+                text = (_set_text(&s.known[k]) if s.known[k].any else "") + (f"?{hidden}" if hidden else "")
+                hands.append(text or "-")
+        out.append("hands=" + "/".join(hands))
+        out.append("cols=" + "/".join(_cols_text(s, k) for k in range(n)))
+        out.append("pieces=" + "/".join("".join(str(s.stone[k][x]) if s.stone[k][x] else "." for x in range(NCOLOURS))
+                                        for k in range(n)))
+        out.append("researcher=" + "/".join("-" if s.researcher[k] == NONE else COLOURS[s.researcher[k]]
+                                            for k in range(n)))
+        out.append("tiles=" + "/".join("".join(_tile_text(s.tile[x][st]) for st in PATH_SPACES[x])
+                                       for x in range(NCOLOURS)))
+        out.append("piles=" + "/".join("".join(CARD_TEXT[s.piles[x * PILE_CAP + k]] for k in range(s.pile_n[x])) or "-"
+                                       for x in range(NCOLOURS)))
+        if viewer >= 0:
+            out.append(f"deck={s.deck_n}")
+            out.append(f"box={cards_size(&s.box)}")
+        else:
+            out.append("deck=" + ("".join(CARD_TEXT[s.deck[k]] for k in range(s.deck_n)) or "-"))
+            out.append("box=" + _set_text(&s.box))
+        out.append("known=" + "/".join(_set_text(&s.known[k]) for k in range(n)))
+        if viewer < 0:
+            out.append(f"rng={s.rng:016x}")
+        else:
+            out.append("history=" + (",".join(self.history(viewer)) or "-"))
+        return " ".join(out)
+
+    @classmethod
+    def from_text(cls, str text) -> BoardState:
+        """Parses a full position; raises NotationError naming the bad field."""
+        cdef BoardStruct s
+        cdef int k
+        f = FieldReader(text, "position")
+        _read_header(f, &s)
+        _read_progress(f, &s)
+        parts = f.listed("hands", s.nseats, "seats")
+        for k in range(s.nseats):
+            _parse_set(&s.hand[k], parts[k], "hands")
+        _read_board(f, &s)
+        cards = _card_list(f.take("deck"), "deck")
+        if len(cards) > DECK_CAP:
+            raise NotationError("deck: too many cards", expected=f"at most {DECK_CAP}")
+        for k, t in enumerate(cards):
+            s.deck[k] = t
+        s.deck_n = len(cards)
+        _parse_set(&s.box, f.take("box"), "box")
+        parts = f.listed("known", s.nseats, "seats")
+        for k in range(s.nseats):
+            _parse_set(&s.known[k], parts[k], "known")
+        value = f.take("rng")
+        if len(value) != 16 or any(ch not in "0123456789abcdef" for ch in value):
+            raise NotationError("rng", token=value, expected="16 lowercase hex digits")
+        s.rng = int(value, 16)
+        f.finish()
+        _validate(&s)
+        cdef BoardState st = cls.__new__(cls)
+        st._adopt(&OPS, &s)
+        return st
+
+    @classmethod
+    def parse_view(cls, str text):
+        """Parses a view: (a position consistent with it, the seat, the history as text).
+
+        The unseen cards are dealt in canonical order (docs/board.md, "Views"); determinize the
+        position (State.determinized) to sample one at random.
+        """
+        cdef BoardStruct s
+        cdef int k, seat, t, i, n
+        cdef int unknown[MAX_SEATS]
+        cdef int cnt[NTYPES]
+        f = FieldReader(text, "view")
+        _read_header(f, &s)
+        n = s.nseats
+        seat = f.integer("seat", 0, n - 1)
+        _read_progress(f, &s)
+        parts = f.listed("hands", n, "seats")
+        for k in range(n):
+            cards_text, q, count = parts[k].partition("?")
+            if k == seat and q:
+                raise NotationError("hands: the viewer's own hand is fully known", token=parts[k],
+                                    expected="its cards")
+            if not cards_text and not q:
+                raise NotationError("hands: empty entry", token=parts[k], expected="cards, ?n or -")
+            unknown[k] = _integer("hands (unknown cards)", count, 0, NCARDS) if q else 0
+            _parse_set(&s.hand[k], cards_text or "-", "hands")
+        _read_board(f, &s)
+        deck_n = f.integer("deck", 0, DECK_CAP)
+        box_n = f.integer("box", 0, NCARDS)
+        parts = f.listed("known", n, "seats")
+        for k in range(n):
+            _parse_set(&s.known[k], parts[k], "known")
+            if k != seat and _set_text(&s.known[k]) != _set_text(&s.hand[k]):
+                raise NotationError(f"hands: seat {k}'s known cards disagree with known=", token=parts[k],
+                                    expected=_set_text(&s.hand[k]))
+        history_text = f.take("history")
+        f.finish()
+        history = [] if history_text == "-" else history_text.split(",")
+        for t in range(NTYPES):
+            cnt[t] = 2
+        for k in range(n):
+            for t in range(NTYPES):
+                cnt[t] -= cards_count(&s.hand[k], t) + cards_count(&s.cols[k], t)
+        for k in range(NCOLOURS):
+            for i in range(s.pile_n[k]):
+                cnt[s.piles[k * PILE_CAP + i]] -= 1
+        for t in range(NTYPES):
+            if cnt[t] < 0:
+                raise NotationError(f"the view shows more of card {CARD_TEXT[t]} than the deck has",
+                                    token=CARD_TEXT[t], expected="at most 2")
+        pool = [t for t in range(NTYPES) for _ in range(cnt[t])]
+        slots = sum(unknown[k] for k in range(n)) + deck_n + box_n
+        if len(pool) != slots:
+            raise NotationError(f"the view hides {slots} cards (unknown hand cards, deck and box) but "
+                                f"{len(pool)} cards are unaccounted for", token=f"deck={deck_n} box={box_n}",
+                                expected=f"{len(pool)} hidden cards")
+        i = 0
+        for k in range(n):
+            for _ in range(unknown[k]):
+                cards_add(&s.hand[k], pool[i])
+                i += 1
+        for k in range(deck_n):
+            s.deck[k] = pool[i]
+            i += 1
+        s.deck_n = deck_n
+        for _ in range(box_n):
+            cards_add(&s.box, pool[i])
+            i += 1
+        _validate(&s)
+        cdef BoardState st = cls.__new__(cls)
+        st._adopt(&OPS, &s)
+        return st, seat, history
+
+
+def new_state(seed, int players, options) -> BoardState:
+    """Deals the first expedition of a new game from `seed` (options are validated here)."""
+    if players not in SEATS:
+        raise ValueError(f"board is played by 2, 3 or 4 players, not {players}")
+    opts = resolve_options(OPTION_SPECS, options, "board")
+    cdef BoardStruct s
+    memset(&s, 0, sizeof(BoardStruct))
+    s.nseats = players
+    s.rounds = opts["rounds"]
+    s.max_turns = opts["max_turns"]
+    s.updown = opts["updown"]
+    s.rng = <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF)
+    b_deal(&s)
+    cdef BoardState st = BoardState.__new__(BoardState)
+    st._adopt(&OPS, &s)
+    return st
+
+
+def artifact_score(int artifacts, bint short_game) -> int:
+    """Points for an artifact count on the short or long table (engine/data/board.json).
+
+    >>> artifact_score(6, False), artifact_score(0, True)
+    (30, -20)
+    """
+    if artifacts < 0:
+        raise ValueError("an artifact count is >= 0")
+    return artifact_points(min(artifacts, 63), short_game)
+
+
+def stone_value(int stone) -> int:
+    """The printed value of stone 1..9 (engine/data/board.json).
+
+    >>> stone_value(1)
+    -20
+    """
+    if not 1 <= stone <= NSTONES:
+        raise ValueError(f"a stone is 1..{NSTONES}")
+    return STONE_VALUE[stone]
