@@ -11,6 +11,10 @@ from setuptools import Extension, setup
 MODULES = [
     "engine._core",
     "engine.lostcities",
+    "engine.board",
+    "bots.lc_heuristic",
+    "bots.heuristics",
+    "bots.ismcts",
 ]
 
 

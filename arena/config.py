@@ -176,5 +176,7 @@ class TournamentConfig:
 
 
 def builtin_bot(name: str, **options: str) -> BotSpec:
-    """One of our own bots, started like any external one (this interpreter, `-m expeditions`)."""
-    return BotSpec(name, [sys.executable, "-m", "expeditions", "bot", name], dict(options))
+    """One of our own bots, started like any external one (`expeditions bot NAME` run by this
+    interpreter, see protocol.local)."""
+    from protocol.local import builtin_bot as argv
+    return BotSpec(name, argv(name), dict(options))

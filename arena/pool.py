@@ -61,7 +61,8 @@ SPAWNER = _Spawner()
 
 def launch_argv(bot: BotSpec, limits: ResourceLimits) -> list[str]:
     """The argv that starts `bot` through the safety launcher."""
-    return [sys.executable, "-m", "arena.launch", "--parent", str(os.getpid()),
+    # -P: never import the packages from the working directory (a source tree without the build)
+    return [sys.executable, "-P", "-m", "arena.launch", "--parent", str(os.getpid()),
             "--memory-mb", str(limits.memory_mb), "--cpu-seconds", str(limits.cpu_seconds),
             "--open-files", str(limits.open_files), "--", *bot.command]
 

@@ -13,11 +13,25 @@ from bots.policy import Policy
 
 def _random(seed: int) -> Policy:
     from bots.random import RandomPolicy
-    return RandomPolicy(seed)
+    policy = RandomPolicy(seed)
+    policy.instant = True  # no search: the protocol server may ask it on its command thread
+    return policy
+
+
+def _greedy(seed: int) -> Policy:
+    from bots.greedy import GreedyPolicy
+    return GreedyPolicy(seed=seed)  # instant: one compiled heuristic decision, no search
+
+
+def _ismcts(seed: int) -> Policy:
+    from bots.ismcts_policy import IsmctsPolicy
+    return IsmctsPolicy(seed=seed)
 
 
 POLICIES: dict[str, Callable[[int], Policy]] = {
     "random": _random,
+    "greedy": _greedy,
+    "ismcts": _ismcts,
 }
 
 

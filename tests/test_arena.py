@@ -18,7 +18,7 @@ from arena.runner import LocalRunner
 from arena.standings import standings
 from arena.store import Store
 from arena.tournament import Tournament
-from protocol.local import child_env
+from protocol.local import child_env, expeditions_argv
 
 BOTS = Path(__file__).parent / "bots"
 
@@ -126,7 +126,7 @@ def test_sprt_stops_early(tmp_path):
 def _arena(db: Path, mark: str, *extra: str) -> subprocess.Popen:
     env = child_env()
     env["EXPEDITIONS_TEST_MARK"] = mark
-    return subprocess.Popen([sys.executable, "-m", "expeditions", "arena", "--db", str(db), "--bot", "greedy",
+    return subprocess.Popen([*expeditions_argv("arena"), "--db", str(db), "--bot", "greedy",
                              "--bot", "random", "-o", "rounds=1", "--deals", "12", "--seed", "77", "-j", "2",
                              "--movetime", "300", "--quiet", *extra],
                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -149,7 +149,7 @@ def test_killed_arena_leaves_no_bots_and_resume_completes(tmp_path):
     arena.wait()
     assert wait_for(lambda: not marked_processes(mark), 10), "bots outlived a killed arena"
     done_before = len(_games(db))
-    resumed = subprocess.run([sys.executable, "-m", "expeditions", "arena", "--db", str(db), "--resume", "--quiet"],
+    resumed = subprocess.run([*expeditions_argv("arena"), "--db", str(db), "--resume", "--quiet"],
                              env=child_env(), capture_output=True, text=True, timeout=300)
     assert resumed.returncode == 0, resumed.stderr
     games = _games(db)
@@ -183,19 +183,20 @@ def test_tournament_on_a_dask_cluster(tmp_path):
     env = child_env()
     env["EXPEDITIONS_TEST_MARK"] = mark
     address = f"tcp://127.0.0.1:{port}"
-    procs = [subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
+    # -P: the workers import our packages; never from the working directory (an unbuilt source tree)
+    procs = [subprocess.Popen([sys.executable, "-P", "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
                                "--port", str(port), "--no-dashboard"], env=env, stdout=subprocess.DEVNULL,
                               stderr=subprocess.DEVNULL)]
     try:
         for name in ("w1", "w2"):
-            procs.append(subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", address,
+            procs.append(subprocess.Popen([sys.executable, "-P", "-m", "distributed.cli.dask_worker", address,
                                            "--nthreads", "1", "--no-dashboard", "--name", name],
                                           env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
         from distributed import Client
         with Client(address, timeout=30) as client:
             client.wait_for_workers(2, timeout=60)
         db = tmp_path / "t.sqlite"
-        result = subprocess.run([sys.executable, "-m", "expeditions", "arena", "--db", str(db), "--bot", "greedy",
+        result = subprocess.run([*expeditions_argv("arena"), "--db", str(db), "--bot", "greedy",
                                  "--bot", "random", "-o", "rounds=1", "--deals", "4", "--seed", "1",
                                  "--movetime", "300", "--scheduler", address, "--quiet"],
                                 env=child_env(), capture_output=True, text=True, timeout=300)

@@ -16,12 +16,32 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_edition_arguments(p)
     p.add_argument("--seconds", type=float, default=1.0, help="time per measurement (default 1)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--protocol", action="store_true",
+                   help="instead, time position+go -> bestmove round trips with the random bot over pipes "
+                        "(key roundtrip_us_median, in microseconds)")
+    p.add_argument("--arena", action="store_true",
+                   help="instead, random-vs-random games through the protocol in the arena, all CPUs "
+                        "(key arena_games_per_s; a game is one deal unless -o rounds=N)")
+    p.add_argument("--search", action="store_true",
+                   help="instead, ISMCTS iterations per second at the first decision of a deal, one thread, "
+                        "random and heuristic rollouts (keys iterations_per_s, heuristic_iterations_per_s), "
+                        "and the resident memory of a bot process after one search of --seconds (search_rss_mb)")
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     edition, options = edition_options(args)
-    figures = engine_benchmark(edition.name, options or None, seconds=args.seconds)
+    if args.arena:
+        from arena.benchmark import arena_benchmark
+        figures = arena_benchmark(edition.name, options or None, seconds=max(args.seconds, 5.0), players=args.players)
+    elif args.search:
+        from bots.search_benchmark import search_benchmark
+        figures = search_benchmark(edition.name, options or None, seconds=args.seconds)
+    elif args.protocol:
+        from protocol.benchmark import protocol_benchmark
+        figures = protocol_benchmark(edition.name, options or None, seconds=args.seconds, players=args.players)
+    else:
+        figures = engine_benchmark(edition.name, options or None, seconds=args.seconds, players=args.players)
     if args.json:
         print(json.dumps(figures))
         return 0

@@ -1,0 +1,160 @@
+"""Duplicate matches: every deal is played twice with the sides swapped, so luck of the deal cancels.
+
+Side A holds the seats of team 0 in the first game of a pair and those of team 1 in the second
+(classic, expedition: seat 0 then seat 1; partners: seats 0 and 2, then 1 and 3). A bot is named
+by a spec, `name[:Option=value…]` (e.g. `ismcts:Rollout=random:Exploration=50`); every seat gets
+its own policy instance, seeded from the deal. Pairs can run in several processes (`jobs`).
+
+>>> stats = run_duplicate("expedition", 2, 7, "greedy", "random", {"rounds": 1})
+>>> stats.games, stats.wins + stats.draws + stats.losses
+(4, 4)
+"""
+from __future__ import annotations
+
+import math
+import multiprocessing
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+import engine
+from bots.match import play_match
+from bots.policy import Limits, Policy
+from bots.registry import POLICIES, make_policy
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
+    """`name:Opt=value:…` as (name, options).
+
+    >>> parse_spec("ismcts:Exploration=50:Rollout=random")
+    ('ismcts', {'Exploration': '50', 'Rollout': 'random'})
+    """
+    name, *parts = spec.strip().split(":")
+    options = {}
+    for part in parts:
+        key, eq, value = part.partition("=")
+        if not eq or not key:
+            raise ValueError(f"bot spec {spec!r}: expected name:Option=value…, got {part!r}")
+        options[key] = value
+    if name not in POLICIES:
+        raise ValueError(f"unknown bot {name!r} (built-in bots: {', '.join(POLICIES)})")
+    return name, options
+
+
+def make_bot(spec: str, seed: int) -> Policy:
+    """A policy from a spec, its options set (ValueError names a bad option)."""
+    name, options = parse_spec(spec)
+    policy = make_policy(name, seed=seed)
+    for key, value in options.items():
+        policy.set_option(key, value)
+    return policy
+
+
+@dataclass(frozen=True)
+class PairResult:
+    """Both games of one deal, from side A's point of view."""
+
+    seed: int
+    returns: tuple[float, float]
+    """A's return (1 win, 0.5 draw, 0 loss) in the first and the second game."""
+    margins: tuple[int, int]
+    """A's final score minus B's, per game."""
+    seconds: float
+
+
+@dataclass
+class DuplicateStats:
+    """Totals of a duplicate run for side A."""
+
+    pairs: list[PairResult] = field(default_factory=list)
+
+    @property
+    def games(self) -> int:
+        return 2 * len(self.pairs)
+
+    @property
+    def wins(self) -> int:
+        return sum(r == 1.0 for p in self.pairs for r in p.returns)
+
+    @property
+    def draws(self) -> int:
+        return sum(r == 0.5 for p in self.pairs for r in p.returns)
+
+    @property
+    def losses(self) -> int:
+        return sum(r == 0.0 for p in self.pairs for r in p.returns)
+
+    @property
+    def score(self) -> float:
+        """A's share of the points (wins + half the draws) over all games."""
+        return sum(sum(p.returns) for p in self.pairs) / self.games if self.pairs else 0.0
+
+    @property
+    def win_rate(self) -> float:
+        """Games won over games played (draws count as not won)."""
+        return self.wins / self.games if self.pairs else 0.0
+
+    def interval(self) -> float:
+        """Half-width of the 95% confidence interval of `score`, from the spread of pair scores
+        (pairs are independent; the two games of a pair are not)."""
+        n = len(self.pairs)
+        if n < 2:
+            return float("nan")
+        values = [sum(p.returns) / 2 for p in self.pairs]
+        mean = sum(values) / n
+        var = sum((v - mean) ** 2 for v in values) / (n - 1)
+        return 1.96 * math.sqrt(var / n)
+
+    @property
+    def margin(self) -> float:
+        """A's mean score margin per game."""
+        return sum(sum(p.margins) for p in self.pairs) / self.games if self.pairs else 0.0
+
+    def summary(self) -> str:
+        return (f"games {self.games}  A wins {self.wins}  draws {self.draws}  losses {self.losses}  "
+                f"score {self.score:.3f} ± {self.interval():.3f}  win rate {self.win_rate:.3f}  "
+                f"margin {self.margin:+.1f}")
+
+
+def play_pair(edition: str, seed: int, spec_a: str, spec_b: str, options: Mapping[str, object] | None = None,
+              limits: Limits | None = None) -> PairResult:
+    """Plays the deal of `seed` twice, side A on team 0 and then on team 1."""
+    started = time.perf_counter()
+    state = engine.new_game(edition, seed=seed, **dict(options or {}))
+    teams = [state.team_of(seat) % 2 for seat in range(state.num_seats)]
+    returns, margins = [], []
+    for swap in (0, 1):
+        policies = [make_bot(spec_a if (team ^ swap) == 0 else spec_b, seed * 8 + swap * 4 + seat)
+                    for seat, team in enumerate(teams)]
+        result = play_match(edition, seed, policies, options, limits=limits)
+        a_seat = teams.index(swap)
+        b_seat = teams.index(1 - swap)
+        returns.append(result.returns[a_seat])
+        margins.append(result.scores[a_seat] - result.scores[b_seat])
+    return PairResult(seed, (returns[0], returns[1]), (margins[0], margins[1]), time.perf_counter() - started)
+
+
+def _play_pair_args(args: tuple) -> PairResult:
+    return play_pair(*args)
+
+
+def run_duplicate(edition: str, deals: int, seed: int, spec_a: str, spec_b: str,
+                  options: Mapping[str, object] | None = None, limits: Limits | None = None, jobs: int = 1,
+                  progress: Callable[[PairResult, DuplicateStats], None] | None = None) -> DuplicateStats:
+    """Plays deals seed, seed+1, … in pairs; `progress` is called after each pair."""
+    make_bot(spec_a, 0), make_bot(spec_b, 0)  # a bad spec fails here, not in a worker
+    work = [(edition, seed + i, spec_a, spec_b, dict(options or {}), limits) for i in range(deals)]
+    stats = DuplicateStats()
+    if jobs <= 1:
+        for args in work:
+            stats.pairs.append(_play_pair_args(args))
+            if progress:
+                progress(stats.pairs[-1], stats)
+        return stats
+    with multiprocessing.get_context("fork").Pool(jobs) as pool:
+        for pair in pool.imap_unordered(_play_pair_args, work):
+            stats.pairs.append(pair)
+            if progress:
+                progress(pair, stats)
+    stats.pairs.sort(key=lambda p: p.seed)
+    return stats

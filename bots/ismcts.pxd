@@ -1,0 +1,81 @@
+# Single-observer Information Set MCTS over the compiled game face (GameOps): one tree, its node
+# pool and the nogil iteration loop. Budgets, threads and the protocol live in bots/ismcts_policy.py.
+from libc.stdint cimport uint32_t, int32_t, int16_t, int8_t, uint8_t, int64_t
+
+from engine._core cimport GameOps, Rng, MAX_SEATS
+from bots.heuristics cimport BotOps
+
+cdef enum:
+    ROLLOUT_RANDOM = 0
+    ROLLOUT_HEURISTIC = 1
+
+cdef enum:
+    REWARD_AUTO = 0       # logistic of the match margin, its scale growing with the rounds left
+    REWARD_MARGIN = 1     # logistic of the match margin with a fixed scale
+    REWARD_ROUND = 2      # 1 / 0.5 / 0 by who leads the match once the current round is scored
+    REWARD_MATCH = 3      # rollouts to the end of the match, 1 / 0.5 / 0 by the engine's returns
+
+cdef enum:
+    OTHERS_TREE = 0       # every seat's decisions are tree nodes (plain SO-ISMCTS)
+    OTHERS_HEURISTIC = 1  # the other seats play the rollout heuristic; the tree holds the seat's own
+
+cdef enum:
+    MAX_DEPTH = 1024      # decisions from the root before the tree stops descending
+
+# One decision edge of the tree, 32 bytes. Children form a singly linked list (newest first).
+ctypedef struct Node:
+    double value          # sum of the rewards of `mover` over the visits
+    uint32_t visits
+    uint32_t avail        # iterations in which `decision` was legal at the parent
+    int32_t child         # first child, -1 for none
+    int32_t sibling       # next sibling, -1 for none
+    int16_t decision
+    int8_t mover          # the seat that made `decision` (-1 at the root)
+    uint8_t _pad0
+    int32_t _pad1
+
+ctypedef struct SearchParams:
+    double exploration    # UCB constant c
+    double epsilon        # heuristic rollouts: share of uniformly random decisions
+    double scale          # margin / auto rewards: points of margin per logistic unit
+    double residual       # auto: rounds' worth of spread still counted in the last round
+    int rollout           # ROLLOUT_*
+    int cutoff            # rollout decisions before the static evaluation; 0 plays to the horizon
+    int reward            # REWARD_*
+    int others            # OTHERS_*: how the other seats decide inside the tree
+    int max_depth         # nodes below the root on a path before rollouts take over; 0 unlimited
+
+
+cdef class Tree:
+    cdef const GameOps* ops
+    cdef const BotOps* bot
+    cdef SearchParams p
+    cdef Node* pool
+    cdef int32_t cap
+    cdef int32_t count
+    cdef char* root_state
+    cdef char* work
+    cdef uint32_t* mark       # per decision id: == stamp when legal at the node being visited
+    cdef uint32_t stamp
+    cdef int seat
+    cdef int horizon_round    # the round whose end is terminal, or -1 (REWARD_MATCH)
+    cdef int rounds_after     # rounds the match has after the root's round
+    cdef int fast_rollout     # the edition's inlined playout reaches the horizon
+    cdef int nseats
+    cdef int nteams
+    cdef int team[MAX_SEATS]
+    cdef int rep[MAX_SEATS]   # one seat of each team
+    cdef double inv_scale     # 0: win/draw/loss rewards
+    cdef Rng rng
+    cdef int stop_flag        # set from another thread (atomic store), polled every iteration
+    cdef int64_t iters        # since begin()
+    cdef int64_t started_ns
+    cdef int reason_code      # why the last run() returned (R_* in ismcts.pyx)
+    cdef int _reserve(self, const GameOps* ops) except -1
+    cdef void _iterate(self) noexcept nogil
+    cdef int _rollout(self, void* s) noexcept nogil
+    cdef void _reward(self, void* s, bint evaluated, double* out) noexcept nogil
+    cdef int _compact(self, int32_t new_root) except -1
+    cdef bint _settled(self, int64_t left, int64_t deadline_ns, int64_t now) noexcept nogil
+    cdef int64_t _run(self, int64_t max_iter, int64_t deadline_ns, int64_t yield_ns,
+                      int64_t node_limit, bint early) noexcept nogil

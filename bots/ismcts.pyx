@@ -1,0 +1,563 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Single-observer Information Set MCTS (Cowling, Powley & Whitehouse 2012) over `GameOps`.
+
+One `Tree` is one search tree of the searching seat with its node pool, allocated once. Each
+iteration copies the root position (a full state consistent with the seat's view), redeals what the
+seat cannot see (`determinize`), descends the tree by UCB over the decisions legal in that
+determinization — with *availability* counts: a child's exploration term uses how often it was legal,
+not the parent's visits — adds one untried decision, plays a rollout (random, or the edition's
+heuristic with epsilon-random decisions, optionally cut after N decisions and scored by the static
+evaluation) and backs up one reward per seat (teammates share theirs). The loop holds no Python
+object and no GIL. Budgets, threads and `info` lines are bots/ismcts_policy.py's business.
+
+>>> import engine
+>>> state = engine.new_game("classic", seed=3, rounds=1)
+>>> view = state.view(0)
+>>> tree = Tree(10_000)
+>>> tree.begin(view.state, 0, seed=1)
+>>> tree.run(2_000)
+2000
+>>> best = max(tree.root_children(), key=lambda c: c[1])
+>>> best[0] in view.legal(), tree.nodes <= tree.capacity
+(True, True)
+"""
+from cpython.mem cimport PyMem_Malloc, PyMem_Free
+from libc.math cimport sqrt, log, exp
+from libc.stdint cimport uint64_t, int64_t, uint32_t, int32_t
+from libc.stdlib cimport malloc, free
+from libc.string cimport memcpy, memset
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+
+from engine._core cimport State, GameOps, Rng, rng_below, MAX_LEGAL, MAX_SEATS
+from bots.heuristics cimport BotOps, bot_ops_for
+
+cdef extern from *:
+    """
+    static inline int ism_load(const int *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+    static inline void ism_store(int *p, int v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
+    """
+    int ism_load(const int* p) noexcept nogil
+    void ism_store(int* p, int v) noexcept nogil
+
+
+ROLLOUTS = {"random": ROLLOUT_RANDOM, "heuristic": ROLLOUT_HEURISTIC}
+"""Rollout policies by option value."""
+OTHERS = {"tree": OTHERS_TREE, "heuristic": OTHERS_HEURISTIC}
+"""How the other seats decide inside the tree, by option value."""
+REWARDS = {"auto": REWARD_AUTO, "margin": REWARD_MARGIN, "round": REWARD_ROUND, "match": REWARD_MATCH}
+"""Reward kinds by option value (docs/search.md explains them)."""
+
+# Why run() returned.
+REASONS = ("yield", "iterations", "deadline", "stop", "nodes", "settled")
+cdef enum:
+    R_YIELD = 0
+    R_ITERATIONS = 1
+    R_DEADLINE = 2
+    R_STOP = 3
+    R_NODES = 4
+    R_SETTLED = 5
+
+NODE_BYTES = sizeof(Node)
+"""Bytes per tree node (the unit of the Hash option)."""
+
+
+cdef inline int64_t now_ns() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return <int64_t>ts.tv_sec * 1000000000 + ts.tv_nsec
+
+
+def monotonic_ns() -> int:
+    """The clock run() compares its deadlines with (CLOCK_MONOTONIC, like time.monotonic_ns)."""
+    return now_ns()
+
+
+# Owns one search tree: its node pool, the root position and the iteration loop.
+cdef class Tree:
+    """A search tree of at most `capacity` nodes (the pool is allocated once, here).
+
+    Use: `configure(...)` once, then per decision `begin(state, seat, seed)` and `run(...)` until the
+    budget is spent, then read `root_children()`. `advance(decisions)` keeps the subtree reached by
+    decisions made since (tree reuse) before the next `begin(..., keep=True)`.
+    """
+    def __cinit__(self, long capacity):
+        if capacity < 2 or capacity > 2_000_000_000:
+            raise ValueError(f"a tree needs 2..2e9 nodes, got {capacity}")
+        self.ops = NULL
+        self.bot = NULL
+        self.root_state = NULL
+        self.work = NULL
+        self.mark = NULL
+        # malloc without touching: pages become resident only as the tree grows into them.
+        self.pool = <Node*>malloc(<size_t>capacity * sizeof(Node))
+        if self.pool == NULL:
+            raise MemoryError(f"cannot allocate {capacity} search nodes")
+        self.cap = <int32_t>capacity
+        self.count = 0
+        self.stamp = 0
+        self.stop_flag = 0
+        self.iters = 0
+        self.reason_code = R_YIELD
+        self.p.exploration = 0.7
+        self.p.epsilon = 0.1
+        self.p.scale = 40.0
+        self.p.residual = 0.25
+        self.p.rollout = ROLLOUT_RANDOM
+        self.p.cutoff = 0
+        self.p.reward = REWARD_AUTO
+        self.p.others = OTHERS_TREE
+        self.p.max_depth = 0
+
+    def __dealloc__(self):
+        free(self.pool)
+        PyMem_Free(self.root_state)
+        PyMem_Free(self.work)
+        PyMem_Free(self.mark)
+
+    # ----- set-up ----------------------------------------------------------------------------------
+    def configure(self, *, double exploration=0.7, str rollout="random", double epsilon=0.1,
+                  int cutoff=0, str reward="auto", double scale=40.0, double residual=0.25,
+                  str others="tree", int max_depth=0) -> None:
+        """Sets the search parameters (see bots/ismcts_policy.py for their options)."""
+        if others not in OTHERS:
+            raise ValueError(f"others: expected one of {', '.join(OTHERS)}, got {others!r}")
+        if rollout not in ROLLOUTS:
+            raise ValueError(f"rollout: expected one of {', '.join(ROLLOUTS)}, got {rollout!r}")
+        if reward not in REWARDS:
+            raise ValueError(f"reward: expected one of {', '.join(REWARDS)}, got {reward!r}")
+        if exploration < 0 or not 0.0 <= epsilon <= 1.0 or cutoff < 0 or scale <= 0 or residual < 0 or max_depth < 0:
+            raise ValueError("exploration >= 0, epsilon in 0..1, cutoff >= 0, scale > 0, residual >= 0, max_depth >= 0")
+        self.p.exploration = exploration
+        self.p.rollout = ROLLOUTS[rollout]
+        self.p.epsilon = epsilon
+        self.p.cutoff = cutoff
+        self.p.reward = REWARDS[reward]
+        self.p.scale = scale
+        self.p.residual = residual
+        self.p.others = OTHERS[others]
+        self.p.max_depth = max_depth
+
+    cdef int _reserve(self, const GameOps* ops) except -1:
+        if ops == self.ops:
+            return 0
+        if ops.num_decision_ids > 32767:
+            raise ValueError(f"{ops.name.decode()}: decision ids must fit 15 bits")
+        PyMem_Free(self.root_state)
+        PyMem_Free(self.work)
+        PyMem_Free(self.mark)
+        self.root_state = <char*>PyMem_Malloc(ops.state_size)
+        self.work = <char*>PyMem_Malloc(ops.state_size)
+        self.mark = <uint32_t*>PyMem_Malloc(ops.num_decision_ids * sizeof(uint32_t))
+        if self.root_state == NULL or self.work == NULL or self.mark == NULL:
+            self.ops = NULL
+            raise MemoryError()
+        memset(self.mark, 0, ops.num_decision_ids * sizeof(uint32_t))
+        self.stamp = 0
+        self.ops = ops
+        self.bot = bot_ops_for(ops)
+        self.count = 0
+        return 0
+
+    def begin(self, State state, int seat, seed, int rounds_after=-1, bint keep=False) -> None:
+        """Starts a search for `seat` (to move) from `state`, a position consistent with its view.
+
+        Only what `seat` can see in `state` matters: every iteration redeals the rest. `rounds_after`
+        is how many rounds the match has after the current one (-1: unknown); it sets the reward's
+        scale and lets random rollouts use the edition's inlined playout in the last round. `keep`
+        keeps the tree (after `advance`), otherwise it starts empty.
+        """
+        cdef const GameOps* ops = state.ops
+        cdef int i, t, k
+        cdef double spread
+        cdef int ids[MAX_SEATS]
+        if ops.to_move(state.ptr) != seat:
+            raise ValueError(f"seat {seat} is not to move")
+        if keep and ops != self.ops:
+            raise ValueError("keep: the tree holds another edition")
+        self._reserve(ops)
+        memcpy(self.root_state, state.ptr, ops.state_size)
+        self.seat = seat
+        self.nseats = ops.num_seats(state.ptr)
+        # Teams as contiguous indices, with one representative seat each.
+        self.nteams = 0
+        for i in range(self.nseats):
+            t = ops.team_of(state.ptr, i)
+            for k in range(self.nteams):
+                if ids[k] == t:
+                    break
+            else:
+                k = self.nteams
+                ids[k] = t
+                self.rep[k] = i
+                self.nteams += 1
+            self.team[i] = k
+        self.rounds_after = rounds_after
+        self.horizon_round = -1 if self.p.reward == REWARD_MATCH else ops.round_index(state.ptr)
+        self.fast_rollout = (self.p.rollout == ROLLOUT_RANDOM or self.bot == NULL) and self.p.cutoff == 0 \
+            and ops.playout != NULL and (self.horizon_round < 0 or rounds_after == 0)
+        if self.p.reward == REWARD_MARGIN:
+            self.inv_scale = 1.0 / self.p.scale
+        elif self.p.reward == REWARD_AUTO:
+            spread = (rounds_after if rounds_after > 0 else 0) + self.p.residual
+            self.inv_scale = 1.0 / (self.p.scale * sqrt(spread)) if spread > 0 else 0.0
+        else:
+            self.inv_scale = 0.0
+        self.rng.x = <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF)
+        self.stop_flag = 0
+        self.iters = 0
+        self.reason_code = R_YIELD
+        self.started_ns = now_ns()
+        if not keep or self.count < 1:
+            self.count = 1
+            memset(&self.pool[0], 0, sizeof(Node))
+            self.pool[0].child = -1
+            self.pool[0].sibling = -1
+            self.pool[0].mover = -1
+
+    # ----- the search --------------------------------------------------------------------------------
+    def run(self, long long max_iterations, long long deadline_ns=0, long long yield_ns=0,
+            long long node_limit=0, bint early=False) -> int:
+        """Runs iterations without the GIL; returns how many were made.
+
+        Stops after `max_iterations`, at `deadline_ns` (monotonic_ns() clock; 0 none), when the tree
+        holds `node_limit` nodes (0 none), at `request_stop()`, or — with `early` — once the most
+        visited root decision cannot be overtaken in what is left of the budget. Returns early at
+        `yield_ns` (0 none) so the caller can report; `reason` says why it returned.
+        """
+        if self.ops == NULL or self.count < 1:
+            raise RuntimeError("begin() first")
+        cdef int64_t n
+        with nogil:
+            n = self._run(max_iterations, deadline_ns, yield_ns, node_limit, early)
+        return n
+
+    def request_stop(self) -> None:
+        """Makes a running run() return after its current iteration (callable from any thread)."""
+        ism_store(&self.stop_flag, 1)
+
+    cdef int64_t _run(self, int64_t max_iter, int64_t deadline_ns, int64_t yield_ns,
+                      int64_t node_limit, bint early) noexcept nogil:
+        cdef int64_t done = 0, now = 0
+        cdef bint timed = deadline_ns > 0 or yield_ns > 0
+        self.reason_code = R_ITERATIONS
+        while done < max_iter:
+            if ism_load(&self.stop_flag):
+                self.reason_code = R_STOP
+                break
+            if node_limit > 0 and self.count >= node_limit:
+                self.reason_code = R_NODES
+                break
+            if timed and (done & 3) == 0:
+                now = now_ns()
+                if deadline_ns > 0 and now >= deadline_ns:
+                    self.reason_code = R_DEADLINE
+                    break
+                if yield_ns > 0 and now >= yield_ns:
+                    self.reason_code = R_YIELD
+                    break
+            if early and (self.iters & 63) == 0 and self.iters > 0:
+                if deadline_ns > 0:
+                    now = now_ns()
+                if self._settled(max_iter - done, deadline_ns, now):
+                    self.reason_code = R_SETTLED
+                    break
+            self._iterate()
+            done += 1
+            self.iters += 1
+        return done
+
+    cdef bint _settled(self, int64_t left, int64_t deadline_ns, int64_t now) noexcept nogil:
+        """Whether the runner-up at the root can no longer catch the most visited decision."""
+        cdef uint32_t best = 0, second = 0, v
+        cdef int32_t c = self.pool[0].child
+        cdef int64_t elapsed, estimate
+        while c >= 0:
+            v = self.pool[c].visits
+            if v > best:
+                second = best
+                best = v
+            elif v > second:
+                second = v
+            c = self.pool[c].sibling
+        if deadline_ns > 0:
+            elapsed = now - self.started_ns
+            if elapsed <= 0 or self.iters < 256:
+                return False
+            estimate = <int64_t>(<double>self.iters * <double>(deadline_ns - now) / <double>elapsed)
+            if estimate < left:
+                left = estimate
+        return <int64_t>best - <int64_t>second > left
+
+    cdef void _iterate(self) noexcept nogil:
+        cdef const GameOps* ops = self.ops
+        cdef void* s = self.work
+        cdef Node* nodes = self.pool
+        cdef uint32_t* mark = self.mark
+        cdef int moves[MAX_LEGAL]
+        cdef int32_t path[MAX_DEPTH]
+        cdef double reward[MAX_SEATS]
+        cdef int depth = 1, n, i, k, mover, d = 0, compatible, untried
+        cdef int32_t node = 0, c, best
+        cdef uint32_t stamp
+        cdef double score, best_score, C = self.p.exploration
+        cdef bint evaluated = False
+        cdef bint model = self.p.others == OTHERS_HEURISTIC and self.bot != NULL
+        memcpy(s, self.root_state, ops.state_size)
+        ops.determinize(s, self.seat, &self.rng)
+        path[0] = 0
+        while True:
+            mover = ops.to_move(s)
+            if mover < 0 or (self.horizon_round >= 0 and ops.round_index(s) != self.horizon_round):
+                break  # a terminal of the search: scored as it stands
+            if model and mover != self.seat:
+                # The other seats are modelled by the heuristic: their decisions take no node, and
+                # the seat's next node gathers whatever they did (like a chance event).
+                ops.apply(s, self.bot.decision(s, &self.rng, self.p.epsilon))
+                continue
+            if depth >= MAX_DEPTH or (self.p.max_depth > 0 and depth > self.p.max_depth):
+                evaluated = self._rollout(s)
+                break
+            n = ops.legal(s, moves)
+            self.stamp += 1
+            if self.stamp == 0xFFFFFFFFU:
+                memset(mark, 0, ops.num_decision_ids * sizeof(uint32_t))
+                self.stamp = 1
+            stamp = self.stamp
+            for i in range(n):
+                mark[moves[i]] = stamp
+            # Children legal in this determinization are available: count it, score them by UCB.
+            compatible = 0
+            best = -1
+            best_score = -1e300
+            c = nodes[node].child
+            while c >= 0:
+                k = nodes[c].decision
+                if mark[k] == stamp:
+                    mark[k] = 0  # tried: what keeps the stamp is untried
+                    compatible += 1
+                    nodes[c].avail += 1
+                    score = nodes[c].value / nodes[c].visits \
+                        + C * sqrt(log(<double>nodes[c].avail) / nodes[c].visits)
+                    if score > best_score:
+                        best_score = score
+                        best = c
+                c = nodes[c].sibling
+            untried = n - compatible
+            if untried > 0 and self.count < self.cap:
+                k = rng_below(&self.rng, untried)
+                for i in range(n):
+                    if mark[moves[i]] == stamp:
+                        if k == 0:
+                            d = moves[i]
+                            break
+                        k -= 1
+                c = self.count
+                self.count += 1
+                nodes[c].value = 0.0
+                nodes[c].visits = 0
+                nodes[c].avail = 1
+                nodes[c].child = -1
+                nodes[c].sibling = nodes[node].child
+                nodes[c].decision = <int16_t>d
+                nodes[c].mover = <int8_t>mover
+                nodes[c]._pad0 = 0
+                nodes[c]._pad1 = 0
+                nodes[node].child = c
+                ops.apply(s, d)
+                path[depth] = c
+                depth += 1
+                evaluated = self._rollout(s)
+                break
+            if best < 0:  # the pool is full and nothing here was ever expanded
+                evaluated = self._rollout(s)
+                break
+            ops.apply(s, nodes[best].decision)
+            node = best
+            path[depth] = node
+            depth += 1
+        self._reward(s, evaluated, reward)
+        nodes[0].visits += 1
+        for i in range(1, depth):
+            c = path[i]
+            nodes[c].visits += 1
+            nodes[c].value += reward[nodes[c].mover]
+
+    cdef int _rollout(self, void* s) noexcept nogil:
+        """Plays on to the horizon; returns 1 when cut off early (the state is then evaluated)."""
+        cdef const GameOps* ops = self.ops
+        cdef int k = 0, cutoff = self.p.cutoff, horizon = self.horizon_round
+        cdef bint heuristic = self.p.rollout == ROLLOUT_HEURISTIC and self.bot != NULL
+        if self.fast_rollout:
+            ops.playout(s, &self.rng)
+            return 0
+        while ops.to_move(s) >= 0 and (horizon < 0 or ops.round_index(s) == horizon):
+            if cutoff > 0 and k >= cutoff:
+                return 1
+            if heuristic:
+                ops.apply(s, self.bot.decision(s, &self.rng, self.p.epsilon))
+            else:
+                ops.apply(s, ops.random_decision(s, &self.rng))
+            k += 1
+        return 0
+
+    cdef void _reward(self, void* s, bint evaluated, double* out) noexcept nogil:
+        """Per seat, the reward of the position where the iteration ended (teams share one)."""
+        cdef const GameOps* ops = self.ops
+        cdef double scores[MAX_SEATS]
+        cdef double side[MAX_SEATS]
+        cdef double value[MAX_SEATS]
+        cdef double x, total, e
+        cdef int t, u, i, nt = self.nteams
+        if self.p.reward == REWARD_MATCH and not evaluated and ops.to_move(s) < 0:
+            ops.returns(s, out)
+            return
+        ops.scores(s, scores)
+        for t in range(nt):
+            side[t] = scores[self.rep[t]]
+        if evaluated and nt == 2 and self.bot != NULL:
+            e = self.bot.evaluate(s, self.rep[0])  # the round's expected margin for team 0
+            side[0] += 0.5 * e
+            side[1] -= 0.5 * e
+        for t in range(nt):
+            total = 0.0
+            for u in range(nt):
+                if u == t:
+                    continue
+                x = side[t] - side[u]
+                if self.inv_scale > 0.0:
+                    total += 1.0 / (1.0 + exp(-x * self.inv_scale))
+                else:
+                    total += 1.0 if x > 0 else (0.5 if x == 0 else 0.0)
+            value[t] = total / (nt - 1) if nt > 1 else 0.5
+        for i in range(self.nseats):
+            out[i] = value[self.team[i]]
+
+    # ----- reading the tree ----------------------------------------------------------------------------
+    @property
+    def capacity(self) -> int:
+        """Nodes the pool can hold."""
+        return self.cap
+
+    @property
+    def nodes(self) -> int:
+        """Nodes in use (the root included)."""
+        return self.count
+
+    @property
+    def iterations(self) -> int:
+        """Iterations since begin()."""
+        return self.iters
+
+    @property
+    def reason(self) -> str:
+        """Why the last run() returned: yield, iterations, deadline, stop, nodes or settled."""
+        return REASONS[self.reason_code]
+
+    @property
+    def others_in_tree(self) -> bool:
+        """Whether the other seats' decisions are tree nodes (false when the heuristic plays them)."""
+        return not (self.p.others == OTHERS_HEURISTIC and self.bot != NULL)
+
+    @property
+    def root_visits(self) -> int:
+        return self.pool[0].visits if self.count > 0 else 0
+
+    def root_children(self) -> list:
+        """(decision, visits, availability, sum of the searching seat's rewards) per root child."""
+        out = []
+        if self.count < 1:
+            return out
+        cdef int32_t c = self.pool[0].child
+        while c >= 0:
+            out.append((self.pool[c].decision, self.pool[c].visits, self.pool[c].avail, self.pool[c].value))
+            c = self.pool[c].sibling
+        return out
+
+    def principal_variation(self, int max_length=16, int min_visits=2) -> list:
+        """Decisions along the most visited children from the root (each with >= min_visits)."""
+        out = []
+        cdef int32_t node = 0, c, best
+        cdef uint32_t most
+        if self.count < 1:
+            return out
+        while len(out) < max_length:
+            best = -1
+            most = 0
+            c = self.pool[node].child
+            while c >= 0:
+                if self.pool[c].visits > most:
+                    most = self.pool[c].visits
+                    best = c
+                c = self.pool[c].sibling
+            if best < 0 or most < <uint32_t>min_visits:
+                break
+            out.append(self.pool[best].decision)
+            node = best
+        return out
+
+    def sample(self, State out) -> None:
+        """Writes into `out` (same edition) one determinization the search would use next."""
+        if self.ops == NULL or out.ops != self.ops:
+            raise ValueError("begin() with a state of out's edition first")
+        memcpy(out.ptr, self.root_state, self.ops.state_size)
+        self.ops.determinize(out.ptr, self.seat, &self.rng)
+
+    # ----- reuse ---------------------------------------------------------------------------------------
+    def advance(self, decisions) -> bool:
+        """Keeps only the subtree reached from the root by `decisions` (ids), compacted to the front
+        of the pool; False (and an empty tree) when some decision has no node."""
+        cdef int32_t node = 0, c
+        cdef int d
+        if self.count < 1:
+            return False
+        for d in decisions:
+            c = self.pool[node].child
+            while c >= 0 and self.pool[c].decision != d:
+                c = self.pool[c].sibling
+            if c < 0:
+                self.count = 0
+                return False
+            node = c
+        if node != 0:
+            self._compact(node)
+        return True
+
+    cdef int _compact(self, int32_t new_root) except -1:
+        # Children are allocated after their parents, so the subtree's nodes keep their order when
+        # slid down: every node moves to a lower or equal index, never over one not yet moved.
+        cdef int32_t n = self.count, i, k = 0, c, top = 0
+        cdef int32_t* remap = <int32_t*>malloc(n * sizeof(int32_t))
+        cdef int32_t* stack = <int32_t*>malloc(n * sizeof(int32_t))
+        cdef Node node
+        if remap == NULL or stack == NULL:
+            free(remap)
+            free(stack)
+            raise MemoryError()
+        for i in range(n):
+            remap[i] = -1
+        remap[new_root] = 0
+        stack[top] = new_root
+        top += 1
+        while top > 0:
+            top -= 1
+            c = self.pool[stack[top]].child
+            while c >= 0:
+                remap[c] = 0
+                stack[top] = c
+                top += 1
+                c = self.pool[c].sibling
+        for i in range(new_root, n):
+            if remap[i] >= 0:
+                remap[i] = k
+                k += 1
+        for i in range(new_root, n):
+            if remap[i] >= 0:
+                node = self.pool[i]
+                node.child = remap[node.child] if node.child >= 0 else -1
+                node.sibling = remap[node.sibling] if (node.sibling >= 0 and i != new_root) else -1
+                self.pool[remap[i]] = node
+        self.pool[0].mover = -1
+        self.count = k
+        free(remap)
+        free(stack)
+        return 0

@@ -1,0 +1,336 @@
+"""The ISMCTS bot: budgets, threads, tree reuse and `info` reports around bots/ismcts.pyx.
+
+`IsmctsPolicy` decides for one seat from its view only. It turns the protocol's limits into an
+iteration quota, a deadline and a node limit, runs one independent tree per thread (root
+parallelism: the trees' root statistics are summed) and picks the most visited decision. Searches
+run in slices of at most `SLICE_MS` without the GIL; between slices a worker publishes its root
+statistics, and the calling thread watches the `stop` event and raises each tree's C-level stop
+flag, so `stop` is answered within a few milliseconds.
+
+>>> import engine
+>>> from bots.policy import Limits
+>>> view = engine.new_game("classic", seed=2, rounds=1).view(0)
+>>> bot = IsmctsPolicy(seed=1)
+>>> bot.choose(view, Limits(iterations=3000)) in view.legal()
+True
+>>> bot.last_search.iterations
+3000
+"""
+from __future__ import annotations
+
+import random
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from bots.ismcts import NODE_BYTES, Tree, monotonic_ns
+from bots.policy import InfoCallback, Limits, Policy, PolicyOption
+from engine import View
+
+SLICE_MS = 50
+"""Longest stretch of nogil search between two snapshots of a worker."""
+POLL_MS = 2
+"""How often the calling thread looks at the stop event while workers search."""
+INFO_MS = 500
+"""Interval of the `info` lines during a search (one more comes at the end)."""
+
+# Defaults, tuned with duplicate matches (docs/strength.md).
+DEFAULTS: dict[str, Any] = {
+    "Exploration": 70,
+    "Rollout": "heuristic",
+    "Epsilon": 10,
+    "RolloutCutoff": 10,
+    "Reward": "auto",
+    "MarginScale": 40,
+    "Reuse": True,
+    "Others": "tree",
+    "MaxDepth": 0,
+}
+
+
+@dataclass
+class SearchReport:
+    """What the last search did (for tests, benchmarks and `info`)."""
+
+    iterations: int = 0
+    nodes: int = 0
+    """Tree nodes in use at the end, all trees."""
+    capacity: int = 0
+    """Nodes the pools can hold, all trees."""
+    elapsed_ms: float = 0.0
+    value: float | None = None
+    """Mean reward of the chosen decision for the searching seat (0..1)."""
+    decision: int | None = None
+    pv: list[int] = field(default_factory=list)
+    children: dict[int, tuple[int, float]] = field(default_factory=dict)
+    """Per root decision: (visits, mean reward), summed over the trees."""
+    reasons: list[str] = field(default_factory=list)
+    """Why each tree stopped (iterations, deadline, stop, nodes, settled)."""
+    reused: int = 0
+    """Trees that kept a subtree of the previous search."""
+
+
+class IsmctsPolicy(Policy):
+    """Information Set MCTS for every edition through the compiled game interface."""
+
+    name = "ismcts"
+    options = (
+        PolicyOption("Hash", "spin", 64, 1, 65536, help="MB of search-tree nodes, all threads together"),
+        PolicyOption("Threads", "spin", 1, 1, 64, help="independent trees searched in parallel (root parallelism)"),
+        PolicyOption("Exploration", "spin", DEFAULTS["Exploration"], 0, 1000,
+                     help="UCB exploration constant, in hundredths"),
+        PolicyOption("Rollout", "combo", DEFAULTS["Rollout"], choices=("random", "heuristic"),
+                     help="rollout policy (heuristic: the edition's greedy policy, random where it has none)"),
+        PolicyOption("Epsilon", "spin", DEFAULTS["Epsilon"], 0, 100,
+                     help="heuristic rollouts: percent of uniformly random decisions"),
+        PolicyOption("RolloutCutoff", "spin", DEFAULTS["RolloutCutoff"], 0, 10000,
+                     help="rollout decisions before the static evaluation scores the position (0: to the end)"),
+        PolicyOption("Others", "combo", DEFAULTS["Others"], choices=("tree", "heuristic"),
+                     help="the other seats' decisions: tree nodes chosen by UCB (SO-ISMCTS), or the "
+                          "rollout heuristic inside the tree too (the tree then holds only this seat's decisions)"),
+        PolicyOption("MaxDepth", "spin", DEFAULTS["MaxDepth"], 0, 1000,
+                     help="tree nodes below the root on a path (1: flat Monte Carlo at the root); 0 unlimited"),
+        PolicyOption("Reward", "combo", DEFAULTS["Reward"], choices=("auto", "margin", "round", "match"),
+                     help="auto: logistic of the match margin scaled by the rounds left; margin: fixed scale; "
+                          "round: who leads after this round; match: rollouts to the end, win/draw/loss"),
+        PolicyOption("MarginScale", "spin", DEFAULTS["MarginScale"], 1, 1000,
+                     help="points of margin per logistic unit (auto, margin rewards)"),
+        PolicyOption("Reuse", "check", DEFAULTS["Reuse"], help="keep the subtree after the decisions seen since"),
+        PolicyOption("EarlyStop", "combo", "time", choices=("time", "always", "never"),
+                     help="stop once the best decision cannot be overtaken: in timed searches, "
+                          "in all searches, or never"),
+        PolicyOption("MoveOverhead", "spin", 10, 0, 5000, help="ms kept back from time budgets for transport"),
+        PolicyOption("Iterations", "spin", 20000, 1, 10**9, help="iterations of a go without limits"),
+        PolicyOption("Seed", "spin", 0, 0, 2**63 - 1, help="seed of the search (deterministic with one thread)"),
+    )
+
+    def __init__(self, seed: int = 0, **settings: Any) -> None:
+        super().__init__()
+        self.settings["Seed"] = seed
+        for key, value in settings.items():
+            self.set_option(key, value)
+        self._rng = random.Random(self.settings["Seed"])
+        self._trees: list[Tree] = []
+        self._last: tuple | None = None
+        """(edition, options, seat, round, history) of the previous search, for tree reuse."""
+        self._mine: list[int] = []
+        """This seat's decisions since the previous search (its answer first)."""
+        self.last_search = SearchReport()
+
+    # ----- settings --------------------------------------------------------------------------------
+    def on_option(self, name: str) -> None:
+        if name == "Seed":
+            self._rng = random.Random(self.settings["Seed"])
+        if name in ("Hash", "Threads"):
+            self._trees = []
+        self._last = None
+
+    def new_game(self, edition: str, options: dict[str, int], players: int, seat: int) -> None:
+        self._last = None
+
+    def _ensure_trees(self) -> list[Tree]:
+        threads = self.settings["Threads"]
+        if len(self._trees) != threads:
+            capacity = max(2, self.settings["Hash"] * 2**20 // NODE_BYTES // threads)
+            self._trees = []  # free the old pools before allocating the new ones
+            self._trees = [Tree(capacity) for _ in range(threads)]
+        s = self.settings
+        for tree in self._trees:
+            tree.configure(exploration=s["Exploration"] / 100.0, rollout=s["Rollout"], epsilon=s["Epsilon"] / 100.0,
+                           cutoff=s["RolloutCutoff"], reward=s["Reward"], scale=float(s["MarginScale"]),
+                           others=s["Others"], max_depth=s["MaxDepth"])
+        return self._trees
+
+    # ----- deciding --------------------------------------------------------------------------------
+    def choose(self, view: View, limits: Limits | None, stop: threading.Event | None = None,
+               info: InfoCallback | None = None) -> int:
+        legal = view.legal()
+        started = monotonic_ns()
+        if len(legal) == 1:
+            self.last_search = SearchReport(decision=legal[0])
+            self._mine.append(legal[0])
+            return legal[0]
+        limits = limits or Limits()
+        iterations, nodes, deadline = self._budget(view, limits, started)
+        if limits.infinite and stop is None:
+            raise ValueError("an infinite search needs a stop event")
+        early = {"always": True, "never": False}.get(self.settings["EarlyStop"], deadline > 0)
+        trees = self._ensure_trees()
+        path = self._reuse_path(view) if self.settings["Reuse"] else None
+        state = view.state
+        rounds_after = _rounds_after(state)
+        base = self._rng.getrandbits(64)
+        reused = 0
+        for i, tree in enumerate(trees):
+            keep = path is not None and tree.advance(path)
+            reused += keep
+            tree.begin(state, view.seat, (base + i * 0x9E3779B97F4A7C15) % 2**64, rounds_after, keep)
+        self._last = (state.edition, tuple(sorted(getattr(state, "options", {}).items())), view.seat,
+                      state.round_index, view.history)
+        self._mine = []
+        quotas = _split(iterations, len(trees)) if iterations is not None else [2**62] * len(trees)
+        node_limit = max(2, nodes // len(trees)) if nodes is not None else 0
+        if len(trees) == 1 and stop is None and info is None:
+            trees[0].run(quotas[0], deadline, 0, node_limit, early)
+        else:
+            self._threaded(trees, quotas, deadline, node_limit, early, stop, info, view, started)
+        report = self._report(trees, view, started, reused)
+        self.last_search = report
+        self._mine.append(report.decision)
+        if info is not None:
+            info(self._info(report, view))
+        return report.decision
+
+    def _budget(self, view: View, limits: Limits, started: int) -> tuple[int | None, int | None, int]:
+        """(iterations, nodes, deadline in monotonic ns or 0) for this decision."""
+        iterations, nodes = limits.iterations, limits.nodes
+        time_ms = None if limits.infinite else limits.time_budget_ms(view.seat)
+        if not limits.infinite and iterations is None and nodes is None and time_ms is None:
+            iterations = self.settings["Iterations"]
+        deadline = 0
+        if time_ms is not None:
+            usable = max(time_ms - self.settings["MoveOverhead"], time_ms / 2, 1)
+            deadline = started + int(usable * 1_000_000)
+        return iterations, nodes, deadline
+
+    def _threaded(self, trees: Sequence[Tree], quotas: Sequence[int], deadline: int, node_limit: int,
+                  early: bool, stop: threading.Event | None, info: InfoCallback | None, view: View,
+                  started: int) -> None:
+        """Runs one worker thread per tree; this thread relays `stop` and reports `info`."""
+        snapshots: list[tuple[int, int, list, list]] = [(0, 0, [], [])] * len(trees)
+
+        def work(i: int, tree: Tree, left: int) -> None:
+            while left > 0:
+                yield_at = monotonic_ns() + SLICE_MS * 1_000_000
+                left -= tree.run(left, deadline, yield_at, node_limit, early)
+                pv = self._pv(tree, view) if i == 0 else []
+                snapshots[i] = (tree.iterations, tree.nodes, tree.root_children(), pv)
+                if tree.reason != "yield":
+                    return
+
+        workers = [threading.Thread(target=work, args=(i, tree, quota), name=f"ismcts-{i}", daemon=True)
+                   for i, (tree, quota) in enumerate(zip(trees, quotas))]
+        for w in workers:
+            w.start()
+        next_info = started + INFO_MS * 1_000_000
+        stopped = False
+        while any(w.is_alive() for w in workers):
+            if stop is not None and not stopped:
+                if stop.wait(POLL_MS / 1000.0):
+                    stopped = True
+                    for tree in trees:
+                        tree.request_stop()
+            else:
+                workers[0].join(POLL_MS / 1000.0 if info is not None else None)
+            if info is not None and monotonic_ns() >= next_info:
+                next_info += INFO_MS * 1_000_000
+                info(self._info(_merge_snapshots(snapshots, started), view))
+        for w in workers:
+            w.join()
+
+    def _report(self, trees: Sequence[Tree], view: View, started: int, reused: int) -> SearchReport:
+        totals: dict[int, list[float]] = {}
+        for tree in trees:
+            for decision, visits, _avail, value in tree.root_children():
+                entry = totals.setdefault(decision, [0, 0.0])
+                entry[0] += visits
+                entry[1] += value
+        children = {d: (int(v), s / v if v else 0.0) for d, (v, s) in totals.items()}
+        legal = view.legal()
+        if children:
+            decision = max(children, key=lambda d: (children[d][0], children[d][1], -d))
+        else:
+            decision = legal[0]  # no iteration ran (a stop at once): any legal decision
+        pv = self._pv(trees[0], view) if children else []
+        if not pv or pv[0] != decision:
+            pv = [decision]
+        return SearchReport(
+            iterations=sum(t.iterations for t in trees), nodes=sum(t.nodes for t in trees),
+            capacity=sum(t.capacity for t in trees), elapsed_ms=(monotonic_ns() - started) / 1e6,
+            value=children[decision][1] if decision in children else None, decision=decision, pv=pv,
+            children=children, reasons=[t.reason for t in trees], reused=reused)
+
+    def _pv(self, tree: Tree, view: View) -> list[int]:
+        """The tree's principal variation; when the tree holds only this seat's decisions, its
+        first run of them (what follows skips the other seats' decisions, so it is no line)."""
+        pv = tree.principal_variation()
+        if self.settings["Others"] != "heuristic" or tree.others_in_tree:
+            return pv
+        state = view.state.copy()
+        run = []
+        for decision in pv:
+            if state.to_move != view.seat:
+                break
+            run.append(decision)
+            state.apply(decision)
+        return run
+
+    @staticmethod
+    def _info(report: SearchReport, view: View) -> dict[str, Any]:
+        elapsed = max(report.elapsed_ms, 1e-3)
+        out: dict[str, Any] = {
+            "iterations": report.iterations, "nodes": report.nodes, "time": int(report.elapsed_ms),
+            "rate": int(report.iterations * 1000 / elapsed)}
+        if report.value is not None:
+            out["value"] = round(report.value, 4)
+        if report.pv:
+            out["pv"] = [view.state.decision_to_text(d) for d in report.pv]
+        return out
+
+    # ----- tree reuse ------------------------------------------------------------------------------
+    def _reuse_path(self, view: View) -> list[int] | None:
+        """Decision ids made since the previous search, when the history shows them all."""
+        if self._last is None:
+            return None
+        state = view.state
+        edition, options, seat, round_index, history = self._last
+        if (edition, options, seat, round_index) != (
+                state.edition, tuple(sorted(getattr(state, "options", {}).items())), view.seat, state.round_index):
+            return None
+        if len(view.history) <= len(history) or view.history[:len(history)] != history:
+            return None
+        path = []
+        for text in view.history[len(history):]:
+            try:
+                path.append(state.parse_decision(text.split(":", 1)[0]))  # own draws read D:card
+            except ValueError:
+                if self.settings["Others"] == "tree":
+                    return None  # masked (a pass between others): the tree cannot follow
+                path.append(-1)
+        if not self._mine or path[0] != self._mine[0]:
+            return None  # the answer of the previous search was not what was played
+        if self.settings["Others"] == "heuristic":
+            return list(self._mine)  # the tree holds this seat's decisions only
+        return path
+
+
+def _rounds_after(state: Any) -> int:
+    """Rounds the match has after the current one (-1 when the edition does not say)."""
+    rounds = getattr(state, "options", {}).get("rounds")
+    return -1 if rounds is None else max(0, int(rounds) - 1 - state.round_index)
+
+
+def _split(total: int, parts: int) -> list[int]:
+    """`total` as `parts` near-equal shares."""
+    return [total // parts + (1 if i < total % parts else 0) for i in range(parts)]
+
+
+def _merge_snapshots(snapshots: Sequence[tuple[int, int, list, list]], started: int) -> SearchReport:
+    """A report of the running search from the workers' latest snapshots."""
+    totals: dict[int, list[float]] = {}
+    for _iters, _nodes, children, _pv in snapshots:
+        for decision, visits, _avail, value in children:
+            entry = totals.setdefault(decision, [0, 0.0])
+            entry[0] += visits
+            entry[1] += value
+    children = {d: (int(v), s / v if v else 0.0) for d, (v, s) in totals.items()}
+    report = SearchReport(iterations=sum(s[0] for s in snapshots), nodes=sum(s[1] for s in snapshots),
+                          elapsed_ms=(monotonic_ns() - started) / 1e6, children=children)
+    if children:
+        report.decision = max(children, key=lambda d: (children[d][0], children[d][1], -d))
+        report.value = children[report.decision][1]
+        pv = snapshots[0][3]
+        report.pv = pv if pv and pv[0] == report.decision else [report.decision]
+    return report

@@ -1,0 +1,43 @@
+"""The searcher's determinizations never violate the searching seat's view (property test).
+
+Every iteration starts from `Tree.sample`'s kind of state: the root (built from the seat's view, its
+hidden cards dealt canonically) with everything the seat cannot see redealt. Whatever the deal and
+the moment, such a state must show the seat exactly its view, and must vary what it hides.
+"""
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from helpers import edition_cases, random_state
+
+from bots.ismcts import Tree
+
+CASES = edition_cases()
+
+
+def _public(text: str) -> str:
+    """A view without its history (a sample has no record of how it came about)."""
+    return text.split(" history=")[0]
+
+
+@settings(max_examples=60, deadline=None)
+@given(case=st.sampled_from(CASES), seed=st.integers(0, 2**32), steps=st.integers(0, 120),
+       tree_seed=st.integers(0, 2**64 - 1))
+def test_samples_show_the_seat_exactly_its_view(case, seed, steps, tree_seed):
+    truth = random_state(case, seed, steps, rounds=1)
+    if truth.is_terminal():
+        return
+    seat = truth.to_move
+    view = truth.view(seat)
+    tree = Tree(16)
+    tree.begin(view.state, seat, seed=tree_seed)
+    seen = set()
+    for _ in range(8):
+        sample = view.state.copy()
+        tree.sample(sample)
+        assert _public(sample.view_text(seat)) == _public(truth.view_text(seat))
+        assert sample.legal() == truth.legal()
+        seen.add(sample.to_text())
+    hidden = "?" in _public(view.text) or "deck=0 " not in view.text
+    if hidden:
+        assert len(seen) > 1  # what the seat cannot see is redealt, not copied

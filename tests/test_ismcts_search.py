@@ -1,0 +1,270 @@
+"""The ISMCTS searcher: budgets, stop, memory, determinism, reuse, info and every edition."""
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+from helpers import edition_cases, new_game, random_state
+
+import engine
+from bots.ismcts import NODE_BYTES, Tree
+from bots.ismcts_policy import IsmctsPolicy
+from bots.policy import Limits
+
+
+def _view(edition: str = "classic", seed: int = 4, steps: int = 6, **options) -> engine.View:
+    state = random_state(edition, seed, steps, rounds=1, **options)
+    return state.view(state.to_move)
+
+
+@pytest.mark.parametrize("threads", [1, 2, 3])
+@pytest.mark.parametrize("iterations", [1, 7, 1000, 4321])
+def test_iteration_budget_is_exact(threads, iterations):
+    bot = IsmctsPolicy(seed=1, Threads=threads)
+    view = _view()
+    decision = bot.choose(view, Limits(iterations=iterations))
+    assert decision in view.legal()
+    assert bot.last_search.iterations == iterations
+    assert sum(v for v, _ in bot.last_search.children.values()) == iterations
+
+
+def test_tree_run_counts_and_reasons():
+    view = _view()
+    tree = Tree(1000)
+    tree.begin(view.state, view.seat, seed=5)
+    assert tree.run(250) == 250 and tree.reason == "iterations"
+    assert tree.run(250) == 250 and tree.iterations == 500 and tree.root_visits == 500
+    tree.request_stop()
+    assert tree.run(100) == 0 and tree.reason == "stop"
+
+
+def test_node_budget():
+    bot = IsmctsPolicy(seed=1)
+    bot.choose(_view(), Limits(nodes=300))
+    assert bot.last_search.nodes == 300 and bot.last_search.reasons == ["nodes"]
+
+
+def test_memory_stays_within_hash():
+    bot = IsmctsPolicy(seed=1, Hash=1)  # 1 MB: 32768 nodes of 32 bytes
+    view = _view(steps=0)
+    bot.choose(view, Limits(iterations=60_000))
+    report = bot.last_search
+    assert NODE_BYTES == 32
+    assert report.capacity == 2**20 // NODE_BYTES
+    assert report.nodes == report.capacity  # the pool filled up ...
+    assert report.iterations == 60_000      # ... and the search kept sampling
+
+
+def test_full_pool_still_improves_the_root():
+    # With a pool of 2 nodes only the root and one child exist; the search still runs every
+    # iteration (rollouts from the root) and answers a legal decision.
+    view = _view()
+    tree = Tree(2)
+    tree.begin(view.state, view.seat, seed=1)
+    assert tree.run(500) == 500 and tree.nodes == 2
+
+
+def test_movetime_is_respected():
+    bot = IsmctsPolicy(seed=1, EarlyStop="never")
+    started = time.perf_counter()
+    bot.choose(_view(), Limits(movetime_ms=150))
+    elapsed = time.perf_counter() - started
+    assert 0.1 <= elapsed < 0.15 + 0.05
+    assert bot.last_search.reasons == ["deadline"]
+
+
+def test_clock_share_is_a_budget():
+    bot = IsmctsPolicy(seed=1, EarlyStop="never")
+    started = time.perf_counter()
+    bot.choose(_view(), Limits(clocks_ms=(2000, 2000)))  # 1/20 of the clock: 100 ms
+    assert time.perf_counter() - started < 0.25
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_stop_answers_within_a_few_milliseconds(threads):
+    view = _view(steps=0)
+    latencies = []
+    for attempt in range(5):
+        bot = IsmctsPolicy(seed=attempt, Threads=threads)
+        stop = threading.Event()
+        answer: list[tuple[int, float]] = []
+
+        def search() -> None:
+            decision = bot.choose(view, Limits(infinite=True), stop)
+            answer.append((decision, time.perf_counter()))
+
+        worker = threading.Thread(target=search)
+        worker.start()
+        time.sleep(0.05)
+        assert not answer  # infinite: it waits for stop
+        stopped = time.perf_counter()
+        stop.set()
+        worker.join(2.0)
+        assert answer and answer[0][0] in view.legal()
+        assert bot.last_search.iterations > 0 and set(bot.last_search.reasons) == {"stop"}
+        latencies.append(answer[0][1] - stopped)
+    latencies.sort()
+    # Typically 1-5 ms (POLL_MS plus one iteration); a machine busy with other jobs can delay a
+    # wake-up now and then, so the bound on every answer is the protocol checker's 150 ms.
+    assert latencies[2] < 0.015, latencies
+    assert latencies[-1] < 0.15, latencies
+
+
+def test_infinite_needs_a_stop_event():
+    with pytest.raises(ValueError):
+        IsmctsPolicy().choose(_view(), Limits(infinite=True))
+
+
+@pytest.mark.parametrize("edition", ["classic", "partners", "expedition"])
+def test_deterministic_with_a_seed(edition):
+    def game() -> tuple[str, list]:
+        state = new_game(edition, 11, rounds=1)
+        bots = [IsmctsPolicy(seed=7 + seat, Iterations=300) for seat in range(state.num_seats)]
+        visits = []
+        while not state.is_terminal() and len(visits) < 60:
+            seat = state.to_move
+            state.apply(bots[seat].choose(state.view(seat), Limits()))
+            visits.append(sorted(bots[seat].last_search.children.items()))
+        return state.to_text(), visits
+
+    assert game() == game()
+
+
+def test_different_seeds_search_differently():
+    view = _view(steps=0)
+    a, b = IsmctsPolicy(seed=1), IsmctsPolicy(seed=2)
+    a.choose(view, Limits(iterations=2000))
+    b.choose(view, Limits(iterations=2000))
+    assert a.last_search.children != b.last_search.children
+
+
+def test_decides_from_the_view_alone():
+    # Two true positions with the same view of seat 0 (everything it cannot see redealt) get
+    # the same decision from the same seeded bot.
+    truth = random_state("classic", 8, 10, rounds=1)
+    seat = truth.to_move
+    other = truth.determinized(seat, 99)
+    assert other != truth and other.view_text(seat).split(" history=")[0] == truth.view_text(seat).split(" history=")[0]
+    view_a = engine.parse_view(truth.view_text(seat).split(" history=")[0] + " history=-")
+    view_b = engine.parse_view(other.view_text(seat).split(" history=")[0] + " history=-")
+    da = IsmctsPolicy(seed=4).choose(view_a, Limits(iterations=3000))
+    db = IsmctsPolicy(seed=4).choose(view_b, Limits(iterations=3000))
+    assert da == db
+
+
+def test_early_stop_keeps_the_decision():
+    view = _view(steps=0)
+    full = IsmctsPolicy(seed=5, EarlyStop="never")
+    early = IsmctsPolicy(seed=5, EarlyStop="always")
+    assert full.choose(view, Limits(iterations=30_000)) == early.choose(view, Limits(iterations=30_000))
+    assert early.last_search.iterations <= 30_000
+
+
+def test_single_legal_decision_is_answered_at_once():
+    state = engine.new_game("classic", seed=1, rounds=1)
+    state.apply("-" + state.legal_text()[0][1:])  # a discard: the draw phase offers only D
+    view = state.view(0)
+    assert len(view.legal()) == 1
+    bot = IsmctsPolicy(seed=1)
+    assert bot.choose(view, Limits(iterations=10**6)) == view.legal()[0]
+    assert bot.last_search.iterations == 0
+
+
+@pytest.mark.parametrize("others", ["tree", "heuristic"])
+def test_reuses_the_subtree_after_its_own_play(others):
+    state = engine.new_game("classic", seed=3, rounds=1)
+    bot = IsmctsPolicy(seed=1, Others=others)
+    view = state.view(0)
+    state.apply(bot.choose(view, Limits(iterations=5000)))
+    assert state.phase == "draw"
+    view = state.view(0)
+    if len(view.legal()) > 1:
+        bot.choose(view, Limits(iterations=100))
+        assert bot.last_search.reused == 1
+        assert sum(v for v, _ in bot.last_search.children.values()) > 100  # visits kept from before
+
+
+@pytest.mark.parametrize("edition", ["classic", "partners"])
+@pytest.mark.parametrize("others", ["tree", "heuristic"])
+def test_reuse_across_the_opponents_turn(edition, others):
+    state = engine.new_game(edition, seed=5, rounds=1)
+    bots = [IsmctsPolicy(seed=seat, Others=others) for seat in range(state.num_seats)]
+    reused = 0
+    for _ in range(24):
+        seat = state.to_move
+        state.apply(bots[seat].choose(state.view(seat), Limits(iterations=2000)))
+        reused += bots[seat].last_search.reused
+    assert reused > 0
+
+
+def test_no_reuse_when_disabled_or_history_unknown():
+    state = engine.new_game("classic", seed=3, rounds=1)
+    bot = IsmctsPolicy(seed=1, Reuse=False)
+    state.apply(bot.choose(state.view(0), Limits(iterations=500)))
+    bot.choose(state.view(0), Limits(iterations=100))
+    assert bot.last_search.reused == 0
+
+
+def test_tree_advance_compacts_the_subtree():
+    view = _view(steps=0)
+    tree = Tree(100_000)
+    tree.begin(view.state, view.seat, seed=2)
+    tree.run(5000)
+    decision, visits, _avail, _value = max(tree.root_children(), key=lambda c: c[1])
+    before = tree.nodes
+    assert tree.advance([decision])
+    assert tree.nodes < before and tree.root_visits == visits
+    state = view.state.copy()
+    state.apply(decision)
+    tree.begin(state, view.seat, seed=3, keep=True)
+    tree.run(1000)
+    assert tree.root_visits == visits + 1000
+    assert not tree.advance([9999])  # no such child: the tree is dropped
+    assert tree.nodes == 0
+
+
+def test_info_reports(capsys):
+    bot = IsmctsPolicy(seed=1)
+    view = _view(steps=0)
+    lines: list[dict] = []
+    decision = bot.choose(view, Limits(movetime_ms=1200), threading.Event(), lines.append)
+    assert len(lines) >= 2  # periodic (every INFO_MS) and final
+    final = lines[-1]
+    assert {"iterations", "nodes", "time", "rate", "value", "pv"} <= set(final)
+    assert final["pv"][0] == view.state.decision_to_text(decision)
+    assert 0.0 <= final["value"] <= 1.0
+    assert all(line["iterations"] <= final["iterations"] for line in lines)
+
+
+@pytest.mark.parametrize("others", ["tree", "heuristic"])
+@pytest.mark.parametrize("rollout", ["random", "heuristic"])
+@pytest.mark.parametrize("reward", ["auto", "margin", "round", "match"])
+def test_every_setting_plays(rollout, reward, others):
+    view = _view(seed=6, steps=3)
+    bot = IsmctsPolicy(seed=1, Rollout=rollout, Reward=reward, RolloutCutoff=5, Others=others)
+    assert bot.choose(view, Limits(iterations=500)) in view.legal()
+
+
+@pytest.mark.parametrize("edition", edition_cases(), ids=lambda e: e.id)
+def test_plays_a_whole_game_of_every_edition(edition):
+    state = new_game(edition, 2, rounds=1)
+    bots = [IsmctsPolicy(seed=seat, Iterations=60) for seat in range(state.num_seats)]
+    decisions = 0
+    while not state.is_terminal() and decisions < 3000:
+        seat = state.to_move
+        view = state.view(seat)
+        decision = bots[seat].choose(view, Limits())
+        assert decision in view.legal()
+        state.apply(decision)
+        decisions += 1
+    assert state.is_terminal()
+
+
+def test_hash_and_threads_reallocate():
+    bot = IsmctsPolicy(seed=1, Hash=2, Threads=2)
+    bot.choose(_view(), Limits(iterations=100))
+    assert bot.last_search.capacity == 2 * (2 * 2**20 // NODE_BYTES // 2)
+    bot.set_option("Hash", "4")
+    bot.choose(_view(), Limits(iterations=100))
+    assert bot.last_search.capacity == 4 * 2**20 // NODE_BYTES
