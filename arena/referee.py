@@ -103,8 +103,7 @@ def play_game(setup: GameSetup, acquire: Callable[[int], Engine], release: Calla
                 raise Forfeit(state.to_move, "stall", f"no end after {STALL_LIMIT} decisions")
             seat = state.to_move
             decision, elapsed = _ask(engines[seat], state, seat, tc, clocks, healthy)
-            record.decisions.append(DecisionRecord(seat, state.record_text(decision), round(elapsed, 3)))
-            state.apply(decision)
+            record.decisions.append(DecisionRecord(seat, state.play(decision), round(elapsed, 3)))
         record.scores, record.returns = state.scores(), state.returns()
     except Forfeit as f:
         healthy[f.seat] = False

@@ -112,3 +112,5 @@ cdef class State:
     cdef int _adopt(self, const GameOps* ops, const void* src) except -1
     cdef State _blank(self)
     cdef void _record(self, int decision, int revealed)
+    cdef int _checked(self, decision) except -1
+    cdef void _apply(self, int d, int revealed)

@@ -197,6 +197,26 @@ cdef class State:
 
     def apply(self, decision) -> None:
         """Applies a legal decision (an int, or its text); raises and changes nothing otherwise."""
+        cdef int d = self._checked(decision)
+        self._apply(d, self.ops.reveal(self.ptr, d))
+
+    def play(self, decision) -> str:
+        """Applies a legal decision like `apply` and returns the referee's record of it (its text,
+        plus what it revealed to the mover alone, e.g. `D:g4`): one call for a referee.
+
+        >>> import engine
+        >>> s = engine.new_game("classic", seed=1)
+        >>> s.play("+b7"), s.play("D")
+        ('+b7', 'D:w3')
+        """
+        cdef int d = self._checked(decision)
+        cdef int revealed = self.ops.reveal(self.ptr, d)
+        record = self._record_text(d, revealed)
+        self._apply(d, revealed)
+        return record
+
+    cdef int _checked(self, decision) except -1:
+        """The decision id of `decision` if it is legal here; raises otherwise."""
         cdef int d
         if isinstance(decision, str):
             d = self.parse_decision(decision)
@@ -211,7 +231,10 @@ cdef class State:
             raise IllegalDecisionError(
                 f"illegal decision {shown} for seat {self.ops.to_move(self.ptr)}; "
                 f"legal: {' '.join(self.legal_text())}")
-        self._record(d, self.ops.reveal(self.ptr, d))
+        return d
+
+    cdef void _apply(self, int d, int revealed):
+        self._record(d, revealed)
         self.ops.apply(self.ptr, d)
         cdef int r = self.ops.round_index(self.ptr)
         if r != self._history_round:
