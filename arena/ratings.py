@@ -48,7 +48,7 @@ class EloEstimate:
     """Mean score per game."""
 
     def __str__(self) -> str:
-        return f"{self.elo:+.1f} [{self.low:+.1f}, {self.high:+.1f}] LOS {100 * self.los:.1f}%"
+        return f"{self.elo + 0.0:+.1f} [{self.low + 0.0:+.1f}, {self.high + 0.0:+.1f}] LOS {100 * self.los:.1f}%"
 
 
 def pair_estimate(pentanomial: Sequence[int]) -> EloEstimate:
