@@ -71,6 +71,8 @@ def reference_factory(edition: str, players: int | None = None) -> Callable[...,
 
     >>> reference_factory("classic")(7).to_move
     0
+    >>> reference_factory("board", 2)(7, rounds=1).players
+    2
     """
     name = f"engine.reference.{edition}"
     try:

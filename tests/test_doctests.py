@@ -9,7 +9,8 @@ import pytest
 
 MODULES = [
     "engine", "engine.errors", "engine.options", "engine.editions", "engine.view", "engine._core",
-    "engine.lostcities", "engine.board", "engine.textfields", "engine.benchmark", "bots.policy", "bots.random", "bots.registry", "bots.match",
+    "engine.lostcities", "engine.board", "engine.textfields", "engine.benchmark",
+    "engine.reference", "engine.reference.board", "bots.policy", "bots.random", "bots.registry", "bots.match",
 ]
 README = Path(__file__).resolve().parent.parent / "README.md"
 
