@@ -699,6 +699,8 @@ def _card_list(int e, str text, str field):
     cdef int t
     if text == "-":
         return []
+    if n == 0:
+        raise NotationError(f"{field}: empty entry", expected="cards, or - for none")
     if n % 2:
         raise NotationError(f"{field}: cards are two characters each", token=text,
                             expected=f"cards like {_CARD_TEXT[e][1]}{_CARD_TEXT[e][len(_CARD_TEXT[e]) - 1]}, or - for none")

@@ -127,3 +127,9 @@ def test_view_of_own_hand_cannot_hide_cards():
     hands = next(t for t in view.split() if t.startswith("hands="))
     with pytest.raises(NotationError):
         engine.parse_view(view.replace(hands, "hands=?8/?8"))
+
+
+def test_empty_list_entries_are_not_sets():
+    with pytest.raises(NotationError) as err:
+        engine.parse_position(_replace("piles", "-//-/-/-"))
+    assert "empty entry" in str(err.value)
