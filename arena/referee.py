@@ -7,6 +7,7 @@ themselves.
 """
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -69,7 +70,12 @@ def _limits(time_control: TimeControl, clocks: list[float]) -> Limits:
     if time_control.clock_ms is not None:
         inc = time_control.increment_ms
         return Limits(clocks_ms=tuple(max(0, int(c)) for c in clocks), increments_ms=tuple(inc for _ in clocks))
-    return Limits(movetime_ms=time_control.movetime_ms)
+    return _movetime_limits(time_control.movetime_ms)
+
+
+@functools.lru_cache(maxsize=64)
+def _movetime_limits(movetime_ms: int | None) -> Limits:
+    return Limits(movetime_ms=movetime_ms)  # frozen: one instance serves every decision
 
 
 def play_game(setup: GameSetup, acquire: Callable[[int], Engine], release: Callable[[int, Engine, bool], None],

@@ -134,6 +134,9 @@ class Engine:
         os.set_blocking(self._out_fd, False)
         os.set_blocking(self._in_fd, False)
         self._buffer = bytearray()
+        self._reader = select.poll()
+        """Waits for the bot's output (one poll object for the life of the bot)."""
+        self._reader.register(self._out_fd, select.POLLIN)
         self._consumer = threading.RLock()
         """Held by whoever reads the bot's output; `send` (and so `stop`) works from any thread."""
         self._write_lock = threading.Lock()
@@ -495,10 +498,8 @@ class Engine:
                 remaining = None if deadline is None else deadline - time.perf_counter()
                 if remaining is not None and remaining <= 0:
                     raise EngineTimeoutError("deadline")
-                poller = select.poll()
-                poller.register(self._out_fd, select.POLLIN)
                 # poll takes whole milliseconds: round up so a deadline is never cut short
-                poller.poll(None if remaining is None else max(0, int(remaining * 1000) + 1))
+                self._reader.poll(None if remaining is None else max(0, int(remaining * 1000) + 1))
 
     def _pump(self, done: Callable[[], bool], deadline: float | None, waiting_for: str) -> None:
         """Handles arriving lines until `done()`; raises on end of file, garbage or the deadline."""
