@@ -13,6 +13,7 @@ MODULES = [
     "engine.lostcities",
     "engine.board",
     "bots.lc_heuristic",
+    "bots.board_heuristic",
     "bots.heuristics",
     "bots.ismcts",
 ]

@@ -6,6 +6,7 @@ with the sides swapped) against the random policy or between weight sets.
 
     python -m bots.benchmark -e classic                  # speed, single-round games
     python -m bots.benchmark -e partners --deals 1000    # and strength against random
+    python -m bots.benchmark -e board --players 4        # board: single expeditions, 4 seats
 
 >>> figures = heuristic_benchmark("classic", seconds=0.05)
 >>> figures["heuristic_rounds_per_s"] > 0
@@ -19,7 +20,7 @@ import time
 from collections.abc import Mapping
 
 import engine
-from bots.heuristics import duel, heuristic_playouts
+from bots.heuristics import EDITIONS, duel, heuristic_playouts
 from engine._core import compiled_playouts
 
 
@@ -40,10 +41,10 @@ def _best_rate(run, batch: int, seconds: float) -> tuple[float, float]:
 
 
 def heuristic_benchmark(edition: str, options: Mapping[str, object] | None = None,
-                        seconds: float = 1.0) -> dict:
+                        seconds: float = 1.0, players: int | None = None) -> dict:
     """Heuristic and random playouts of whole matches (default: single rounds), compared."""
     options = dict(options or {"rounds": 1})
-    template = engine.new_game(edition, seed=1, **options)
+    template = engine.new_game(edition, seed=1, players=players, **options)
     h_games = h_dec = r_games = r_dec = 0.0
     for _ in range(4):  # interleaved, so both see the same machine
         g, d = _best_rate(lambda n, seed: heuristic_playouts(template, n, seed), 64, seconds / 8)
@@ -54,6 +55,7 @@ def heuristic_benchmark(edition: str, options: Mapping[str, object] | None = Non
             r_games, r_dec = g, d
     return {
         "edition": edition,
+        "players": template.num_seats,
         "options": options,
         "heuristic_rounds_per_s": round(h_games),
         "heuristic_decisions_per_round": round(h_dec / h_games, 1),
@@ -65,16 +67,18 @@ def heuristic_benchmark(edition: str, options: Mapping[str, object] | None = Non
 
 
 def strength_against_random(edition: str, options: Mapping[str, object] | None = None,
-                            deals: int = 1000, seed: int = 1) -> dict:
-    """The heuristic against uniform random decisions, duplicate deals, in compiled code."""
+                            deals: int = 1000, seed: int = 1, players: int | None = None) -> dict:
+    """The heuristic against uniform random decisions, duplicate deals, in compiled code (board:
+    the heuristic in one seat, rotating, random in the others)."""
     options = dict(options or {"rounds": 1})
-    template = engine.new_game(edition, seed=1, **options)
+    template = engine.new_game(edition, seed=1, players=players, **options)
     return duel(template, deals, seed, a=None, b="random")
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bots.benchmark", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--edition", "-e", default="classic", choices=("classic", "partners", "expedition"))
+    parser.add_argument("--edition", "-e", default="classic", choices=EDITIONS)
+    parser.add_argument("--players", "-p", type=int, default=None, help="seats (board: 2, 3 or 4)")
     parser.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE",
                         help="rule option (default rounds=1)")
     parser.add_argument("--seconds", type=float, default=2.0, help="time for the speed measurement")
@@ -84,9 +88,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     edition = engine.get_edition(args.edition)
     options = edition.parse_options(args.option) if args.option else {"rounds": 1}
-    figures = heuristic_benchmark(edition.name, options, args.seconds)
+    figures = heuristic_benchmark(edition.name, options, args.seconds, args.players)
     if args.deals:
-        result = strength_against_random(edition.name, options, args.deals, args.seed)
+        result = strength_against_random(edition.name, options, args.deals, args.seed, args.players)
         figures.update({f"vs_random_{key}": value for key, value in result.items()})
     if args.json:
         print(json.dumps(figures))

@@ -1,15 +1,20 @@
-"""The greedy bot: one decision of the compiled heuristic (bots/lc_heuristic.pyx), no search.
+"""The greedy bot: one decision of the compiled heuristic of its edition, no search.
 
-The heuristic projects what each expedition will be worth at the end of the round and picks
-the decision that leaves the best projection (docs/bots.md). It decides from the seat's view
+The heuristics (bots/lc_heuristic.pyx for the card editions, bots/board_heuristic.pyx for
+`board`) project what the seat's expeditions or paths will be worth at the end of the round and
+pick the decision that leaves the best projection (docs/bots.md). They decide from the seat's view
 only: `view.state` is a full state whose hidden cards (other hands, the draw pile) are dealt
 canonically, not truly, and the heuristic reads nothing but what the seat knows — its hand, the
-rows, the discard piles, cards known to be in other hands, hand sizes and the draw pile size.
-So the decision is the same for every determinization of the view (tests/test_greedy.py).
+public board and piles, cards known to be in other hands, hand sizes and the draw pile size. So
+the decision is the same for every determinization of the view (tests/test_greedy.py,
+tests/test_board_greedy.py).
 
 >>> import engine
 >>> from bots.greedy import GreedyPolicy
 >>> view = engine.new_game("classic", seed=4).view(0)
+>>> GreedyPolicy(seed=1).choose(view, None) in view.legal()
+True
+>>> view = engine.new_game("board", seed=4, players=3).view(0)
 >>> GreedyPolicy(seed=1).choose(view, None) in view.legal()
 True
 """

@@ -2,8 +2,9 @@
 """Heuristic policies and static evaluations by edition, and their Python face.
 
 `bot_ops(edition)` (C) gives the searcher an edition's heuristic decision and evaluation as
-function pointers over the generic state; editions without one give NULL. The Python functions
-below serve the greedy bot, tests and benchmarks.
+function pointers over the generic state; editions without one give NULL. The card editions use
+bots/lc_heuristic.pyx, `board` bots/board_heuristic.pyx. The Python functions below serve the
+greedy bot, tests and benchmarks.
 
 >>> import engine
 >>> s = engine.new_game("classic", seed=3, rounds=1)
@@ -12,6 +13,9 @@ True
 >>> evaluate(s, 0) == -evaluate(s, 1)
 True
 >>> heuristic_playouts(s, 10, seed=1) > 10 * 44
+True
+>>> b = engine.new_game("board", seed=3, players=4)
+>>> greedy_decision(b, 7) in b.legal()
 True
 """
 import random as _random
@@ -24,6 +28,8 @@ from engine._core cimport State, GameOps, Rng
 from engine.lostcities cimport LCState
 from bots.lc_heuristic cimport HeurParams, lc_greedy_decision, lc_greedy_decision_p, lc_evaluate
 from bots.lc_heuristic import EDITION_NAMES as LC_EDITIONS, check_params
+from bots.board_heuristic cimport board_greedy_decision, board_evaluate
+from bots.board_heuristic import versus as _board_versus
 
 
 cdef int _lc_decision(const void* s, Rng* rng, double epsilon) noexcept nogil:
@@ -35,15 +41,18 @@ cdef double _lc_evaluate(const void* s, int seat) noexcept nogil:
 
 
 cdef enum:
-    N_BOTS = 3
+    N_BOTS = 4
 
 cdef BotOps BOTS[N_BOTS]
 BOTS[0].name = "classic"
 BOTS[1].name = "partners"
 BOTS[2].name = "expedition"
-for _i in range(N_BOTS):
+for _i in range(3):
     BOTS[_i].decision = _lc_decision
     BOTS[_i].evaluate = _lc_evaluate
+BOTS[3].name = "board"  # bots/board_heuristic.pyx
+BOTS[3].decision = board_greedy_decision
+BOTS[3].evaluate = board_evaluate
 
 EDITIONS = tuple(BOTS[i].name.decode() for i in range(N_BOTS))
 """The editions that have a heuristic."""
@@ -95,6 +104,9 @@ def greedy_decision(State state, rng=0, double epsilon=0.0) -> int:
 def evaluate(State state, int seat) -> float:
     """Expected score margin the current round adds for `seat`'s row over the other (points).
 
+    `board` (2-4 seats): the expected final margin of `seat` over the best other seat minus the
+    current one (`scores()`): what the rest of the expedition and the artifact tables add.
+
     It reads the full state, so on a view's state it sees the canonical filler cards: evaluate
     determinizations (`view.sample(seed)`) instead.
     """
@@ -138,15 +150,18 @@ cdef enum:
 
 
 def duel(State template, long deals, seed, a=None, b=None, double epsilon=0.0) -> dict:
-    """Duplicate match between two players of the card editions, in compiled code.
+    """Duplicate match between two players, in compiled code.
 
-    Each deal (seed + i, the template's edition and options) is played twice with the sides
-    swapped; side A is row/team 0 in the first game. A side is None (the heuristic with default
-    weights), a dict of weight overrides, or "random" (uniform random decisions). Returns A's
-    wins, draws, losses, its points share, the mean score margin, both sides' mean
-    scores and the number of decisions made.
+    Card editions: each deal (seed + i, the template's edition and options) is played twice with
+    the sides swapped; side A is row/team 0 in the first game. A side is None (the heuristic with
+    default weights), a dict of weight overrides, or "random" (uniform random decisions). Returns
+    A's wins, draws, losses, its points share, the mean score margin, both sides' mean
+    scores and the number of decisions made. `board` (2-4 seats): see
+    `bots.board_heuristic.versus` (A's seat rotates over each deal, B takes every other seat).
     """
     _require(template)
+    if template.edition == "board":
+        return _board_versus(template, deals, seed, a, b, epsilon)
     if template.edition not in LC_EDITIONS:
         raise NotImplementedError(f"duel plays the Lost Cities card editions, not {template.edition}")
     cdef HeurParams pa, pb

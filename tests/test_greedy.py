@@ -153,7 +153,7 @@ def test_python_face_rejects_bad_input():
         evaluate(state, 2)
     with pytest.raises(KeyError):
         check_params("classic", {"no_such_weight": 1})
-    assert set(EDITIONS) == set(CARD_EDITIONS)
+    assert set(EDITIONS) == set(CARD_EDITIONS) | {"board"}  # board: tests/test_board_greedy.py
     assert default_params("partners")["pass_mode"] == 0
 
 # ----- sensible choices in hand-built positions ---------------------------------------------------
