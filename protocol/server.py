@@ -18,6 +18,7 @@ True
 """
 from __future__ import annotations
 
+import functools
 import os
 import sys
 import threading
@@ -203,7 +204,7 @@ class Server:
     # -- searching -----------------------------------------------------------------------------
     def _go(self, rest: str) -> None:
         self._not_busy("go")
-        limits = parse_go(rest.split()) if rest else NO_LIMITS
+        limits = _parse_go_cached(rest) if rest else NO_LIMITS
         if self.position is None:
             raise CommandFailed("go: no position (send position first)")
         state = self.position.state()
@@ -267,6 +268,13 @@ class Server:
             raise CommandFailed("perft: needs a full position (position full <position>); "
                                 "a view hides the cards perft would count")
         self.write(f"perft {depth} {position.full.perft(depth)}")
+
+
+@functools.lru_cache(maxsize=256)
+def _parse_go_cached(arguments: str) -> Limits:
+    """parse_go of a `go` line's arguments; a referee repeats the same line (`go movetime 100`)
+    decision after decision, and Limits is immutable, so one parse serves them all."""
+    return parse_go(arguments.split())
 
 
 def serve_stdio(policy: Policy) -> int:
