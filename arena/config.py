@@ -112,9 +112,7 @@ class TournamentConfig:
         self.players = edition.check_players(self.players)
         if self.format not in FORMATS:
             raise ValueError(f"format must be one of {', '.join(FORMATS)}, got {self.format!r}")
-        names = [bot.name for bot in self.bots]
-        if len(set(names)) != len(names):
-            raise ValueError(f"bot names must be unique, got {', '.join(names)}")
+        _number_repeated_names(self.bots)
         if len(self.bots) < 2:
             raise ValueError("a tournament needs at least two bots")
         if self.deals < 1 or self.concurrency < 1:
@@ -173,6 +171,28 @@ class TournamentConfig:
         if unknown:
             raise ValueError(f"{path}: unknown keys {', '.join(sorted(unknown))}")
         return cls(**raw)
+
+
+def _number_repeated_names(bots: list[BotSpec]) -> None:
+    """Gives a bot named like an earlier one a numbered name (greedy, greedy#2, …): the same
+    program may take several sides (e.g. three greedy opponents in a four-player game).
+
+    >>> bots = [BotSpec("g", ["x"]), BotSpec("g", ["x"]), BotSpec("r", ["y"])]
+    >>> _number_repeated_names(bots); [b.name for b in bots]
+    ['g', 'g#2', 'r']
+    """
+    seen: dict[str, int] = {}
+    taken = {bot.name for bot in bots}
+    for bot in bots:
+        if bot.name in seen:
+            n = seen[bot.name] + 1
+            while f"{bot.name}#{n}" in taken:
+                n += 1
+            seen[bot.name] = n
+            bot.name = f"{bot.name}#{n}"
+            taken.add(bot.name)
+        else:
+            seen[bot.name] = 1
 
 
 def builtin_bot(name: str, **options: str) -> BotSpec:

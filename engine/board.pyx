@@ -1085,7 +1085,56 @@ cdef class BoardState(State):
             return D_MOVE + COLOURS.index(text[1])
         raise NotationError("not a decision of board", token=text, expected=expected)
 
+    def pretty(self, seat=None) -> str:
+        """A text picture of the board; with `seat`, hands that seat cannot see are hidden.
+
+        Each path is a row of its nine stones (`|` is the bridge): the stone's tile (`.` none,
+        `A` artifact, `>` arrow, `V5` victory points) and the pieces on it, a seat number each,
+        `*` after the researcher's.
+
+        >>> import engine
+        >>> print(engine.new_game("board", seed=2, players=2).pretty().splitlines()[0])
+        board  round 1/3  turn 0  seat 0 to play  deck 64  crossed 0/5
+        """
+        cdef BoardStruct* s = _bs(self)
+        cdef int n = s.nseats, k, x, st
+        if seat is not None:
+            self._check_seat(seat)
+        status = "game over" if s.phase == PH_OVER else f"seat {s.to_move} to {_PHASES[s.phase]}"
+        lines = [f"board  round {s.round + 1}/{s.rounds}  turn {s.turn}  {status}  deck {s.deck_n}  "
+                 f"crossed {s.crossed}/{CROSS_END}"]
+        header = "       "
+        for st in range(1, NSTONES + 1):
+            header += f"{STONE_VALUE[st]:>8}" + ("  |" if st == BRIDGE else "")
+        lines.append(header)
+        for x in range(NCOLOURS):
+            cells = []
+            for st in range(1, NSTONES + 1):
+                tile = _tile_text(s.tile[x][st]) if s.tile[x][st] else ""
+                pieces = ""
+                for k in range(n):
+                    if s.stone[k][x] == st:
+                        pieces += f"{k}*" if s.researcher[k] == x else str(k)
+                cells.append(f"{(tile + ' ' + pieces).strip():>8}" + ("  |" if st == BRIDGE else ""))
+            pile = [CARD_TEXT[s.piles[x * PILE_CAP + k]] for k in range(s.pile_n[x])]
+            lines.append(f"path {COLOURS[x]}" + "".join(cells) + f"   pile {pile[len(pile) - 1] if pile else '-'}"
+                         + (f" ({len(pile)})" if len(pile) > 1 else ""))
+        for k in range(n):
+            if seat is None or k == seat:
+                hand = " ".join(CARD_TEXT[t] for t in range(NTYPES) for _ in range(cards_count(&s.hand[k], t)))
+            else:
+                known = [CARD_TEXT[t] for t in range(NTYPES) for _ in range(cards_count(&s.known[k], t))]
+                hand = " ".join(known + ["??"] * (cards_size(&s.hand[k]) - len(known)))
+            marker = "*" if s.phase != PH_OVER and k == s.to_move else " "
+            lines.append(f"seat {k}{marker} points {s.totals[k]}  artifacts {s.artifacts[k]}  "
+                         f"columns {_cols_text(s, k)}  hand {hand}")
+        return "\n".join(lines)
+
     # ----- history ---------------------------------------------------------------------------
+    def revealed_text(self, int revealed) -> str:
+        """The text of what a decision revealed to its mover (a card drawn from the draw pile)."""
+        return CARD_TEXT[revealed]
+
     def history(self, seat=None) -> list:
         """The decisions of the current expedition as text; masked for `seat` if given (else the
         referee's record, with the cards drawn from the draw pile)."""
@@ -1093,10 +1142,10 @@ cdef class BoardState(State):
             self._check_seat(seat)
         out = []
         for mover, d, revealed in self._history_entries():
-            text = self.decision_to_text(d)
-            if d == D_DRAW_DECK and (seat is None or seat == mover):
-                text += ":" + CARD_TEXT[revealed]
-            out.append(text)
+            if seat is None or seat == mover:
+                out.append(self._record_text(d, revealed))
+            else:
+                out.append(self.decision_to_text(d))
         return out
 
     # ----- positions -----------------------------------------------------------------------

@@ -1071,7 +1071,7 @@ cdef class CardState(State):
         piles = []
         for k in range(c.npiles):
             cards = [texts[s.piles[k * c.pile_cap + i]] for i in range(s.pile_n[k])]
-            piles.append(f"{_pile_letter(e, k)}: {' '.join(cards[-4:]) or '-'}" + (" …" if len(cards) > 4 else ""))
+            piles.append(f"{_pile_letter(e, k)}: {' '.join(cards[max(0, len(cards) - 4):]) or '-'}" + (" …" if len(cards) > 4 else ""))
         lines.append("piles  " + "  |  ".join(piles))
         for row in range(c.nrows):
             cells = []

@@ -1,6 +1,7 @@
 """Tournaments with real bot processes: results, adjudication, resume, safety, the cluster."""
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
@@ -215,3 +216,52 @@ def test_tournament_on_a_dask_cluster(tmp_path):
                 proc.kill()
                 proc.wait()
     assert wait_for(lambda: not marked_processes(mark), 20), "processes left after the cluster stopped"
+
+
+def test_command_line_file_plot_export_and_replay(tmp_path):
+    """A tournament file with a repeated bot on a 4-player board game, then the other commands."""
+    toml = tmp_path / "t.toml"
+    toml.write_text(f'''
+edition = "board"
+players = 4
+deals = 1
+seed = 21
+concurrency = 2
+[options]
+rounds = 1
+[time]
+movetime = 500
+[[bots]]
+name = "greedy"
+command = {json.dumps(expeditions_argv("bot", "greedy"))}
+[[bots]]
+name = "greedy"
+command = {json.dumps(expeditions_argv("bot", "greedy"))}
+[[bots]]
+name = "random"
+command = {json.dumps(expeditions_argv("bot", "random"))}
+[[bots]]
+name = "random"
+command = {json.dumps(expeditions_argv("bot", "random"))}
+''')
+    db, png, jsonl = tmp_path / "t.sqlite", tmp_path / "r.png", tmp_path / "g.jsonl"
+    run = subprocess.run([*expeditions_argv("arena"), str(toml), "--db", str(db), "--plot", str(png),
+                          "--export", str(jsonl), "--quiet"], env=child_env(), capture_output=True, text=True,
+                         timeout=300)
+    assert run.returncode == 0, run.stderr
+    assert "greedy#2" in run.stdout and "random#2" in run.stdout and "μ" in run.stdout
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    lines = jsonl.read_text().splitlines()
+    assert len(lines) == 4                          # one deal, four rotations of four sides
+    first = json.loads(lines[0])
+    assert first["edition"] == "board" and len(first["seat_bots"]) == 4 and first["decisions"]
+    replay = subprocess.run([*expeditions_argv("replay"), "--db", str(db), "--game", str(first["id"])],
+                            env=child_env(), capture_output=True, text=True, timeout=120)
+    assert replay.returncode == 0, replay.stderr
+    assert "ended normally" in replay.stdout and "seat 3" in replay.stdout
+    export = subprocess.run([*expeditions_argv("export"), "--db", str(db)], env=child_env(), capture_output=True,
+                            text=True, timeout=120)
+    assert export.stdout.splitlines() == lines
+    missing = subprocess.run([*expeditions_argv("replay"), "--db", str(db), "--game", "999"], env=child_env(),
+                             capture_output=True, text=True, timeout=120)
+    assert missing.returncode == 2 and "no game 999" in missing.stderr

@@ -132,3 +132,23 @@ def test_random_decisions_are_legal_and_cover_the_legal_set(edition):
         legal = set(state.legal())
         drawn = {state.random_decision(seed * 1000 + i) for i in range(60 * len(legal))}
         assert drawn == legal
+
+
+def test_pictures_and_referee_records(edition):
+    """Every edition draws its table and records decisions with what they reveal."""
+    for seed in range(5):
+        state = random_state(edition, seed, steps=seed * 23 + 5)
+        picture = state.pretty()
+        assert picture.startswith(state.edition) and "\n" in picture
+        for seat in range(state.num_seats):
+            assert state.pretty(seat).splitlines()[0] == picture.splitlines()[0]
+        while not state.is_terminal():
+            twin = state.copy()
+            decision = state.legal()[seed % len(state.legal())]
+            record = twin.record_text(decision)
+            assert state.play(decision) == record
+            assert record.split(":", 1)[0] == twin.decision_to_text(decision)
+            if len(state.history()) > 3:
+                break
+        # a referee's record replays: its text before ':' is the decision
+        assert all(":" not in h or h.split(":", 1)[0] for h in state.history())
