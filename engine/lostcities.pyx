@@ -653,6 +653,10 @@ def _decision_texts(int e):
 
 
 _DECISION_TEXT = [_decision_texts(_e) for _e in range(N_EDITIONS)]
+_DECISION_INDEX = [{text: d for d, text in enumerate(texts) if text is not None} for texts in _DECISION_TEXT]
+_DECISION_EXPECTED = [
+    f"+card, -card, D, D<pile of {_COLOURS[_e] if CFG[_e].npiles > 1 else '-'}>" + (" or >cardcard" if CFG[_e].passes else "")
+    for _e in range(N_EDITIONS)]
 
 # Card type by its two characters, per edition (-1: not a card), for the notation parsers.
 cdef int CARD_OF[N_EDITIONS][128][128]
@@ -1003,22 +1007,16 @@ cdef class CardState(State):
 
     def parse_decision(self, str text) -> int:
         cdef int e = _lc(self).edition
-        cdef const LCConfig* c = &CFG[e]
-        index = _CARD_INDEX[e]
-        piles = "".join(_pile_letter(e, k) for k in range(c.npiles))
-        expected = f"+card, -card, D, D<pile of {piles}>" + (" or >cardcard" if c.passes else "")
-        if not isinstance(text, str) or not text:
-            raise NotationError("empty decision", expected=expected)
-        if text[0] in "+-" and len(text) == 3 and text[1:] in index:
-            return (D_PLAY if text[0] == "+" else D_DISCARD) + index[text[1:]]
-        if text == "D":
-            return D_DRAW_DECK
-        if len(text) == 2 and text[0] == "D" and text[1] in piles:
-            return D_DRAW_PILE + piles.index(text[1])
-        if text[0] == ">" and c.passes and len(text) == 5 and text[1:3] in index and text[3:5] in index:
-            t1, t2 = sorted((index[text[1:3]], index[text[3:5]]))
-            return pass_id(t1, t2)
-        raise NotationError(f"not a decision of {EDITION_NAMES[e]}", token=text, expected=expected)
+        d = _DECISION_INDEX[e].get(text)
+        if d is not None:
+            return d
+        if CFG[e].passes and len(text) == 5 and text[0] == ">":
+            d = _DECISION_INDEX[e].get(">" + text[3:5] + text[1:3])  # the two cards in the other order
+            if d is not None:
+                return d
+        if not text:
+            raise NotationError("empty decision", expected=_DECISION_EXPECTED[e])
+        raise NotationError(f"not a decision of {EDITION_NAMES[e]}", token=text, expected=_DECISION_EXPECTED[e])
 
     # ----- history ---------------------------------------------------------------------------
     def revealed_text(self, int revealed) -> str:
@@ -1096,12 +1094,12 @@ cdef class CardState(State):
     # ----- positions -----------------------------------------------------------------------
     def to_text(self) -> str:
         """The full position (referee view); `from_text(to_text())` gives it back exactly."""
-        return self._format(-1)
+        return _write_position(_lc(self), -1, self._history)
 
     def view_text(self, int seat) -> str:
         """What `seat` knows, with the masked history of the current round."""
         self._check_seat(seat)
-        return self._format(seat)
+        return _write_position(_lc(self), seat, self._history)
 
     def view(self, int seat):
         """The seat's view as an `engine.View`."""
@@ -1109,6 +1107,9 @@ cdef class CardState(State):
         return View.from_text(self.view_text(seat))
 
     def _format(self, int viewer) -> str:
+        """The text of the position (viewer < 0) or of viewer's view, field by field in Python:
+        the readable statement of the notation, which the one-pass writer in C
+        (`_write_position`) must match (tests compare them)."""
         cdef LCState* s = _lc(self)
         cdef int e = s.edition, k
         cdef const LCConfig* c = &CFG[e]
@@ -1595,6 +1596,231 @@ cdef char _PILE_LETTERS[N_EDITIONS][MAX_PILES]
 for _e in range(N_EDITIONS):
     for _k, _ch in enumerate(_COLOURS[_e][:MAX_PILES]):
         _PILE_LETTERS[_e][_k] = ord(_ch)
+
+
+# ----- the one-pass writer: positions and views into a char buffer (the referee writes a view
+# for every decision); `CardState._format` is the field-by-field statement it must equal -----
+
+cdef char CARD_CHARS[N_EDITIONS][MAX_TYPES][2]
+cdef char DECISION_CHARS[N_EDITIONS][N_DECISIONS][6]
+cdef uint8_t DECISION_LEN[N_EDITIONS][N_DECISIONS]
+for _e in range(N_EDITIONS):
+    for _t, _text in enumerate(_CARD_TEXT[_e]):
+        CARD_CHARS[_e][_t][0] = ord(_text[0])
+        CARD_CHARS[_e][_t][1] = ord(_text[1])
+    for _d, _text in enumerate(_DECISION_TEXT[_e]):
+        if _text is not None:
+            for _i, _ch in enumerate(_text):
+                DECISION_CHARS[_e][_d][_i] = ord(_ch)
+            DECISION_LEN[_e][_d] = len(_text)
+
+
+cdef inline char* _put(char* p, const char* text) noexcept nogil:
+    while text[0] != 0:
+        p[0] = text[0]
+        p += 1
+        text += 1
+    return p
+
+
+cdef inline char* _put_int(char* p, long v) noexcept nogil:
+    cdef char digits[24]
+    cdef int n = 0
+    cdef unsigned long u
+    if v < 0:
+        p[0] = c'-'
+        p += 1
+        u = <unsigned long>(-v)
+    else:
+        u = <unsigned long>v
+    while True:
+        digits[n] = c'0' + <char>(u % 10)
+        n += 1
+        u //= 10
+        if u == 0:
+            break
+    while n > 0:
+        n -= 1
+        p[0] = digits[n]
+        p += 1
+    return p
+
+
+cdef inline char* _put_card(char* p, int e, int t) noexcept nogil:
+    p[0] = CARD_CHARS[e][t][0]
+    p[1] = CARD_CHARS[e][t][1]
+    return p + 2
+
+
+cdef char* _put_set(char* p, int e, const CardSet* s, bint dash) noexcept nogil:
+    """The cards of a set in canonical order; `-` for the empty set when `dash`."""
+    cdef const LCConfig* c = &CFG[e]
+    cdef uint64_t m = s.any
+    cdef int t, k
+    if not m and dash:
+        p[0] = c'-'
+        return p + 1
+    while m:
+        t = exp_ctz(m)
+        m &= m - 1
+        for k in range(cs_count(s, c, t)):
+            p = _put_card(p, e, t)
+    return p
+
+
+cdef char* _put_stack(char* p, int e, const uint8_t* cards, int n) noexcept nogil:
+    cdef int i
+    if n == 0:
+        p[0] = c'-'
+        return p + 1
+    for i in range(n):
+        p = _put_card(p, e, cards[i])
+    return p
+
+
+cdef inline char _pile_char(int e, int k) noexcept nogil:
+    return c'-' if CFG[e].npiles == 1 else _PILE_LETTERS[e][k]
+
+
+cdef str _write_position(const LCState* s, int viewer, list history):
+    """The position's text (viewer < 0), or viewer's view with its masked history."""
+    cdef int e = s.edition, k, hidden, mover, d, revealed
+    cdef const LCConfig* c = &CFG[e]
+    cdef const CardSet* seen
+    cdef long entry
+    cdef Py_ssize_t size = 2048 + 16 * len(history)
+    cdef char* buf = <char*>PyMem_Malloc(size)
+    cdef char* p
+    if buf == NULL:
+        raise MemoryError()
+    try:
+        p = _put(buf, EDITION_C[e])
+        p = _put(p, b" rounds=")
+        p = _put_int(p, s.rounds)
+        p = _put(p, b" max_turns=")
+        p = _put_int(p, s.max_turns)
+        if e == ED_EXPEDITION:
+            p = _put(p, b" cost=")
+            p = _put_int(p, s.cost)
+        if viewer >= 0:
+            p = _put(p, b" seat=")
+            p = _put_int(p, viewer)
+        p = _put(p, b" round=")
+        p = _put_int(p, s.round + 1)
+        p[0] = c'/'
+        p = _put_int(p + 1, s.rounds)
+        p = _put(p, b" starter=")
+        p = _put_int(p, s.starter)
+        p = _put(p, b" turn=")
+        p = _put_int(p, s.turn)
+        p = _put(p, b" phase=play" if s.phase == PH_PLAY else b" phase=draw" if s.phase == PH_DRAW else b" phase=over")
+        p = _put(p, b" to_move=")
+        if s.phase == PH_OVER:
+            p[0] = c'-'
+            p += 1
+        else:
+            p = _put_int(p, s.to_move)
+        p = _put(p, b" nodraw=")
+        p[0] = c'.' if s.nodraw == NONE else _pile_char(e, s.nodraw)
+        p = _put(p + 1, b" totals=")
+        for k in range(c.nrows):
+            if k:
+                p[0] = c'/'
+                p += 1
+            p = _put_int(p, s.totals[k])
+        p = _put(p, b" hands=")
+        for k in range(c.nseats):
+            if k:
+                p[0] = c'/'
+                p += 1
+            if viewer < 0 or k == viewer:
+                p = _put_set(p, e, &s.hand[k], True)
+            else:
+                seen = &s.pknown[k] if (c.passes and k == (viewer + 2) % 4) else &s.known[k]
+                hidden = cs_size(&s.hand[k]) - cs_size(seen)
+                p = _put_set(p, e, seen, False)
+                if hidden:
+                    p[0] = c'?'
+                    p = _put_int(p + 1, hidden)
+                elif not seen.any:
+                    p[0] = c'-'
+                    p += 1
+        p = _put(p, b" rows=")
+        for k in range(c.nrows):
+            if k:
+                p[0] = c'/'
+                p += 1
+            p = _put_set(p, e, &s.rows[k], True)
+        p = _put(p, b" piles=")
+        for k in range(c.npiles):
+            if k:
+                p[0] = c'/'
+                p += 1
+            p = _put_stack(p, e, &s.piles[k * c.pile_cap], s.pile_n[k])
+        p = _put(p, b" deck=")
+        if viewer >= 0:
+            p = _put_int(p, s.deck_n)
+        else:
+            p = _put_stack(p, e, s.deck, s.deck_n)
+        p = _put(p, b" known=")
+        for k in range(c.nseats):
+            if k:
+                p[0] = c'/'
+                p += 1
+            p = _put_set(p, e, &s.known[k], True)
+        if c.passes:
+            p = _put(p, b" pknown=")
+            for k in range(c.nseats):
+                if k:
+                    p[0] = c'/'
+                    p += 1
+                if viewer >= 0 and (k & 1) != (viewer & 1):
+                    p[0] = c'?'
+                    p += 1
+                else:
+                    p = _put_set(p, e, &s.pknown[k], True)
+            p = _put(p, b" tknown=")
+            for k in range(c.nrows):
+                if k:
+                    p[0] = c'/'
+                    p += 1
+                p = _put_set(p, e, &s.tknown[k], True)
+        if viewer < 0:
+            p = _put(p, b" rng=")
+            for k in range(15, -1, -1):
+                p[0] = b"0123456789abcdef"[(s.rng >> (4 * k)) & 15]
+                p += 1
+        else:
+            p = _put(p, b" history=")
+            if not history:
+                p[0] = c'-'
+                p += 1
+            k = 0
+            for entry in history:
+                if k:
+                    p[0] = c','
+                    p += 1
+                k = 1
+                mover = entry >> 24
+                d = (entry >> 8) & 0xFFFF
+                revealed = (entry & 0xFF) - 1
+                if viewer != mover and d >= D_PASS and (viewer & 1) != (mover & 1):
+                    p = _put(p, b">?")
+                    continue
+                memcpy(p, DECISION_CHARS[e][d], DECISION_LEN[e][d])
+                p += DECISION_LEN[e][d]
+                if revealed >= 0 and viewer == mover:
+                    p[0] = c':'
+                    p = _put_card(p + 1, e, revealed)
+        return buf[:p - buf].decode("ascii")
+    finally:
+        PyMem_Free(buf)
+
+
+cdef const char* EDITION_C[N_EDITIONS]
+EDITION_C[0] = b"classic"
+EDITION_C[1] = b"partners"
+EDITION_C[2] = b"expedition"
 
 
 def new_state(str edition, seed, options) -> CardState:

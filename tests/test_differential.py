@@ -129,3 +129,18 @@ def test_fast_view_scanner_agrees_with_the_field_reader(edition):
             assert fast[0] == slow[0] and fast[1:] == slow[1:], text
             spaced = CardState.parse_view("  " + text.replace(" ", "   ") + "\n")  # not canonical: the reader
             assert spaced[0] == fast[0] and spaced[1:] == fast[1:]
+
+
+@pytest.mark.parametrize("edition", CARD_EDITIONS)
+def test_fast_writer_agrees_with_the_field_writer(edition):
+    """The one-pass C writer of positions and views writes what the field-by-field writer does."""
+    for seed in range(150):
+        state = engine.new_game(edition, seed=seed, rounds=2)
+        rng = random.Random(seed)
+        for _ in range(rng.randrange(500)):
+            if state.is_terminal():
+                break
+            state.apply(rng.choice(state.legal()))
+        assert state.to_text() == state._format(-1)
+        for seat in range(state.num_seats):
+            assert state.view_text(seat) == state._format(seat)
