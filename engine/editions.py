@@ -33,7 +33,8 @@ class Edition:
     options: tuple[OptionSpec, ...]
     _new: Callable[[int, int, dict[str, int]], State] = field(repr=False)
     _from_text: Callable[[str], State] = field(repr=False)
-    _parse_view: Callable[[str], tuple[State, int, list[str]]] = field(repr=False)
+    _parse_view: Callable[[str], tuple[State, int, list[str] | str]] = field(repr=False)
+    """(state, seat, history): the history as a list, or as its comma-separated text."""
     default_players: int | None = None
     """The number of players when none is given (None: the first of `seats`)."""
 
@@ -75,7 +76,7 @@ def _card_edition(name: str, title: str) -> Edition:
         options=lostcities.OPTION_SPECS[name],
         _new=lambda seed, players, options: lostcities.new_state(name, seed, options),
         _from_text=lostcities.CardState.from_text,
-        _parse_view=lostcities.CardState.parse_view,
+        _parse_view=lambda text: lostcities.CardState.parse_view(text, raw_history=True),
     )
 
 

@@ -1181,13 +1181,15 @@ cdef class CardState(State):
         return st
 
     @classmethod
-    def parse_view(cls, str text, bint fast=True):
+    def parse_view(cls, str text, bint fast=True, bint raw_history=False):
         """Parses a view: (a position consistent with it, the seat, the history as text).
 
         The position deals the cards the seat cannot see in canonical order; determinize it
         (State.determinized) to sample one at random. Views as the engine writes them are read
         by a single pass in C; anything else (and every error) goes through the field-by-field
         reader, which names what is wrong. `fast=False` forces the latter (tests compare them).
+        With `raw_history` the history comes back as its text (comma-separated, `-` for none), for
+        callers that split it only when they need it.
         """
         cdef LCState s
         cdef int seat = 0
@@ -1205,11 +1207,15 @@ cdef class CardState(State):
                 except NotationError:
                     pass  # the reader below reports it, with its own wording
                 else:
-                    history = [] if length == 1 and p[start] == c'-' else raw[start:start + length].decode().split(",")
+                    history = raw[start:start + length].decode()
+                    if not raw_history:
+                        history = [] if history == "-" else history.split(",")
                     return _card_state(cls, &s), seat, history
         seat, history = _read_view(text, &s, unknown)
         _fill_unseen(&s, seat, unknown)
         _validate(&s, seat)
+        if raw_history:
+            history = ",".join(history) or "-"
         return _card_state(cls, &s), seat, history
 
 

@@ -18,14 +18,13 @@ class View:
     """A parsed view. `state` is one full state consistent with it (the unseen cards dealt in
     canonical order, so it is *not* the truth); `sample(seed)` draws one at random."""
 
-    __slots__ = ("edition", "seat", "history", "text", "state")
+    __slots__ = ("edition", "seat", "_history", "text", "state")
 
-    def __init__(self, edition: Edition, seat: int, history: list[str], text: str, state: State) -> None:
+    def __init__(self, edition: Edition, seat: int, history: list[str] | str, text: str, state: State) -> None:
         self.edition = edition
         self.seat = seat
         """The seat whose view this is."""
-        self.history = tuple(history)
-        """Decisions of the current round, masked for this seat."""
+        self._history = history  # split on first use: most readers (a bot deciding) never need it
         self.text = text
         """The view in notation."""
         self.state = state
@@ -36,6 +35,13 @@ class View:
         edition = edition_of_text(text)
         state, seat, history = edition._parse_view(text)
         return cls(edition, seat, history, text.strip(), state)
+
+    @property
+    def history(self) -> tuple[str, ...]:
+        """Decisions of the current round, masked for this seat."""
+        if isinstance(self._history, str):
+            self._history = () if self._history == "-" else tuple(self._history.split(","))
+        return tuple(self._history)
 
     @property
     def to_move(self) -> int | None:
