@@ -24,7 +24,7 @@ from cpython.mem cimport PyMem_Malloc, PyMem_Free
 from libc.string cimport strcmp, memcpy
 from libc.stdint cimport uint64_t, int64_t
 
-from engine._core cimport State, GameOps, Rng
+from engine._core cimport State, GameOps, Rng, play_matches
 from engine.lostcities cimport LCState
 from bots.lc_heuristic cimport HeurParams, lc_greedy_decision, lc_greedy_decision_p, lc_evaluate
 from bots.lc_heuristic import EDITION_NAMES as LC_EDITIONS, check_params
@@ -115,33 +115,30 @@ def evaluate(State state, int seat) -> float:
     return b.evaluate(state.ptr, seat)
 
 
+ctypedef struct _HeuristicPolicy:
+    const BotOps* bot
+    double epsilon
+
+
+cdef int _heuristic_playout(const GameOps* ops, void* s, Rng* rng, const void* policy) noexcept nogil:
+    cdef const _HeuristicPolicy* h = <const _HeuristicPolicy*>policy
+    cdef int n = 0
+    while ops.to_move(s) >= 0:
+        ops.apply(s, h.bot.decision(s, rng, h.epsilon))
+        n += 1
+    return n
+
+
 def heuristic_playouts(State template, long games, seed, double epsilon=0.0) -> int:
     """Plays `games` matches with the heuristic in every seat, in compiled code without the GIL.
 
-    Mirrors `engine._core.compiled_playouts`: match i is dealt from seed + i with the template's
+    Like `engine._core.compiled_playouts`: match i is dealt from seed + i with the template's
     edition and options; returns the total number of decisions made.
     """
-    cdef const BotOps* b = _require(template)
-    cdef const GameOps* ops = template.ops
-    cdef void* buf = PyMem_Malloc(ops.state_size)
-    if buf == NULL:
-        raise MemoryError()
-    cdef Rng rng
-    cdef uint64_t base = <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF)
-    cdef long i
-    cdef int64_t total = 0
-    rng.x = base ^ <uint64_t>0x5DEECE66DULL
-    try:
-        with nogil:
-            for i in range(games):
-                memcpy(buf, template.ptr, ops.state_size)
-                ops.reset(buf, base + <uint64_t>i)
-                while ops.to_move(buf) >= 0:
-                    ops.apply(buf, b.decision(buf, &rng, epsilon))
-                    total += 1
-    finally:
-        PyMem_Free(buf)
-    return total
+    cdef _HeuristicPolicy policy
+    policy.bot = _require(template)
+    policy.epsilon = epsilon
+    return play_matches(template, games, seed, _heuristic_playout, &policy)
 
 
 cdef enum:

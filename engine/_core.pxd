@@ -102,6 +102,11 @@ cdef void rank_returns(int nseats, const int* team, const double* key, double* o
 cdef int64_t perft(const GameOps* ops, void* s, int depth) noexcept nogil
 cdef int random_playout(const GameOps* ops, void* s, Rng* rng) noexcept nogil
 
+# Plays one match in place to its end with some policy; returns the number of decisions.
+ctypedef int (*PlayoutFn)(const GameOps* ops, void* s, Rng* rng, const void* policy) noexcept nogil
+
+cdef object play_matches(State template, long games, object seed, PlayoutFn playout, const void* policy)
+
 
 cdef class State:
     cdef const GameOps* ops

@@ -365,12 +365,14 @@ def _rebuild(cls, text):
     return cls.from_text(text)
 
 
-def compiled_playouts(State template, long games, seed) -> int:
-    """Plays `games` complete random matches in compiled code without the GIL.
+cdef int _random_policy_playout(const GameOps* ops, void* s, Rng* rng, const void* policy) noexcept nogil:
+    return random_playout(ops, s, rng)
 
-    Each match is dealt afresh from seed + i with the template's edition and options; returns the
-    total number of decisions made (the benchmark divides by the elapsed time).
-    """
+
+cdef object play_matches(State template, long games, object seed, PlayoutFn playout, const void* policy):
+    """Plays `games` matches in compiled code without the GIL: match i is dealt afresh from
+    seed + i with the template's edition and options, then played to its end by `playout`.
+    Returns the total number of decisions (a benchmark divides it by the elapsed time)."""
     if template.ops.reset == NULL:
         raise NotImplementedError(f"{template.edition} has no reset")
     cdef const GameOps* ops = template.ops
@@ -387,10 +389,15 @@ def compiled_playouts(State template, long games, seed) -> int:
             for i in range(games):
                 memcpy(buf, template.ptr, ops.state_size)
                 ops.reset(buf, base + <uint64_t>i)
-                total += random_playout(ops, buf, &rng)
+                total += playout(ops, buf, &rng, policy)
     finally:
         PyMem_Free(buf)
     return total
+
+
+def compiled_playouts(State template, long games, seed) -> int:
+    """Plays `games` complete random matches in compiled code without the GIL (see play_matches)."""
+    return play_matches(template, games, seed, _random_policy_playout, NULL)
 
 
 def measure_copy_ns(State state, long copies) -> float:

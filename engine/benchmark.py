@@ -47,9 +47,9 @@ def compiled_rate(edition: str, options: Mapping[str, object], seconds: float, s
     return _rate(batch, seconds, 64)
 
 
-def python_face_rate(edition: str, options: Mapping[str, object], seconds: float, seed: int = 1,
-                     players: int | None = None) -> tuple[float, float]:
-    """The same random games driven from Python through State.legal()/apply()."""
+def _random_games_rate(new: Callable[..., Any], over: Callable[[Any], bool], options: Mapping[str, object],
+                       seconds: float, seed: int) -> tuple[float, float]:
+    """Rate of random games driven from Python: `new(seed, **options)` deals, `legal()`/`apply()` play."""
     rng = random.Random(seed)
     counter = [seed]
 
@@ -57,12 +57,20 @@ def python_face_rate(edition: str, options: Mapping[str, object], seconds: float
         decisions = 0
         for _ in range(n):
             counter[0] += 1
-            state = engine.new_game(edition, seed=counter[0], players=players, **dict(options))
-            while not state.is_terminal():
-                state.apply(rng.choice(state.legal()))
+            game = new(counter[0], **dict(options))
+            while not over(game):
+                game.apply(rng.choice(game.legal()))
                 decisions += 1
         return decisions
     return _rate(batch, seconds, 1)
+
+
+def python_face_rate(edition: str, options: Mapping[str, object], seconds: float, seed: int = 1,
+                     players: int | None = None) -> tuple[float, float]:
+    """The same random games driven from Python through State.legal()/apply()."""
+    def new(game_seed: int, **opts: object) -> engine.State:
+        return engine.new_game(edition, seed=game_seed, players=players, **opts)
+    return _random_games_rate(new, lambda state: state.is_terminal(), options, seconds, seed)
 
 
 def reference_factory(edition: str, players: int | None = None) -> Callable[..., Any] | None:
@@ -93,19 +101,7 @@ def reference_rate(edition: str, options: Mapping[str, object], seconds: float, 
     new = reference_factory(edition, players)
     if new is None:
         return None
-    rng = random.Random(seed)
-    counter = [seed]
-
-    def batch(n: int) -> int:
-        decisions = 0
-        for _ in range(n):
-            counter[0] += 1
-            game = new(counter[0], **dict(options))
-            while not game.is_over():
-                game.apply(rng.choice(game.legal()))
-                decisions += 1
-        return decisions
-    return _rate(batch, seconds, 1)
+    return _random_games_rate(new, lambda game: game.is_over(), options, seconds, seed)
 
 
 def signature(edition: str, options: Mapping[str, object] | None = None, players: int | None = None) -> int:
