@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 import time
-from collections.abc import Callable, Generator
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import engine
@@ -18,7 +18,7 @@ from arena.record import DecisionRecord, GameRecord
 from arena.store import now
 from bots.policy import Limits
 from engine.errors import NotationError
-from protocol.client import Engine, PlayResult, Search
+from protocol.client import Engine
 from protocol.errors import EngineError, EngineTerminatedError, EngineTimeoutError, ProtocolError
 
 STALL_LIMIT = 100_000
@@ -78,41 +78,11 @@ def _movetime_limits(movetime_ms: int | None) -> Limits:
     return Limits(movetime_ms=movetime_ms)  # frozen: one instance serves every decision
 
 
-@dataclass
-class Ask:
-    """What a game waits for: `engine`'s answer to `search`, by `deadline` (perf_counter seconds)."""
-
-    engine: Engine
-    search: Search
-    deadline: float
-
-
-GameSteps = Generator[Ask, PlayResult, GameRecord]
-"""A game as a coroutine: it yields an Ask for every decision, is sent the PlayResult (or has
-the bot's EngineError thrown in), and returns the finished record."""
-
-
 def play_game(setup: GameSetup, acquire: Callable[[int], Engine], release: Callable[[int, Engine, bool], None],
               dropped: frozenset[int] = frozenset()) -> GameRecord:
-    """Plays the game, waiting for each answer in turn (one thread per game)."""
-    steps = game_steps(setup, acquire, release, dropped)
-    try:
-        ask = next(steps)
-        while True:
-            try:
-                result = ask.search.wait(max(0.0, ask.deadline - time.perf_counter()))
-            except EngineError as err:
-                ask = steps.throw(err)
-            else:
-                ask = steps.send(result)
-    except StopIteration as finished:
-        return finished.value
+    """Plays the game; `acquire(bot)` / `release(bot, engine, healthy)` lend the bot processes.
 
-
-def game_steps(setup: GameSetup, acquire: Callable[[int], Engine], release: Callable[[int, Engine, bool], None],
-               dropped: frozenset[int] = frozenset()) -> GameSteps:
-    """The game as a coroutine (see GameSteps); `acquire(bot)` / `release(bot, engine, healthy)`
-    lend the bot processes. Bots in `dropped` (failed too often) lose at once without being started.
+    Bots in `dropped` (failed too often) lose at once without being started.
     """
     state = engine.new_game(setup.edition, seed=setup.seed, players=setup.players, **setup.options)
     record = GameRecord(index=setup.index, group=setup.group, deal=setup.deal, rotation=setup.rotation,
@@ -138,21 +108,7 @@ def game_steps(setup: GameSetup, acquire: Callable[[int], Engine], release: Call
             if len(record.decisions) >= STALL_LIMIT:
                 raise Forfeit(state.to_move, "stall", f"no end after {STALL_LIMIT} decisions")
             seat = state.to_move
-            budget = clocks[seat] if tc.clock_ms is not None else float(tc.movetime_ms or 0)
-            started = time.perf_counter()
-            try:
-                search = engines[seat].start_search(_limits(tc, clocks), view=state.view_text(seat))
-                result = yield Ask(engines[seat], search, started + (budget + tc.margin_ms) / 1000.0)
-            except EngineTimeoutError as err:
-                raise Forfeit(seat, "timeout", f"no decision within {budget:.0f} ms + {tc.margin_ms} ms margin") from err
-            except EngineTerminatedError as err:
-                raise Forfeit(seat, "crash", f"the bot exited: {err}") from err
-            except ProtocolError as err:
-                raise Forfeit(seat, "malformed", f"not UEI: {err}") from err
-            except EngineError as err:
-                raise Forfeit(seat, "malformed", f"the bot rejected the position: {err}") from err
-            elapsed = (time.perf_counter() - started) * 1000.0
-            decision = _judge(result, state, seat, tc, clocks, budget, elapsed)
+            decision, elapsed = _ask(engines[seat], state, seat, tc, clocks, healthy)
             record.decisions.append(DecisionRecord(seat, state.play(decision), round(elapsed, 3)))
         record.scores, record.returns = state.scores(), state.returns()
     except Forfeit as f:
@@ -180,9 +136,23 @@ def _kind(err: EngineError) -> str:
     return "malformed"
 
 
-def _judge(result: PlayResult, state: engine.State, seat: int, tc: TimeControl, clocks: list[float],
-           budget: float, elapsed: float) -> int:
-    """The decision of an answer that came within its time and is legal; raises Forfeit otherwise."""
+def _ask(bot: Engine, state: engine.State, seat: int, tc: TimeControl, clocks: list[float],
+         healthy: dict[int, bool]) -> tuple[int, float]:
+    """One decision of `seat` within its time; raises Forfeit on any failure."""
+    budget = clocks[seat] if tc.clock_ms is not None else float(tc.movetime_ms or 0)
+    timeout = (budget + tc.margin_ms) / 1000.0
+    started = time.perf_counter()
+    try:
+        result = bot.play(state.view_text(seat), _limits(tc, clocks), timeout=timeout)
+    except EngineTimeoutError as err:
+        raise Forfeit(seat, "timeout", f"no decision within {budget:.0f} ms + {tc.margin_ms} ms margin") from err
+    except EngineTerminatedError as err:
+        raise Forfeit(seat, "crash", f"the bot exited: {err}") from err
+    except ProtocolError as err:
+        raise Forfeit(seat, "malformed", f"not UEI: {err}") from err
+    except EngineError as err:
+        raise Forfeit(seat, "malformed", f"the bot rejected the position: {err}") from err
+    elapsed = (time.perf_counter() - started) * 1000.0
     if tc.clock_ms is not None:
         clocks[seat] -= elapsed
         if clocks[seat] < -tc.margin_ms:
@@ -197,4 +167,4 @@ def _judge(result: PlayResult, state: engine.State, seat: int, tc: TimeControl, 
     if not state.is_legal(decision):
         raise Forfeit(seat, "illegal", f"illegal decision {result.decision!r} "
                                        f"(legal: {' '.join(state.legal_text())})")
-    return decision
+    return decision, elapsed
