@@ -110,10 +110,19 @@ class DuplicateStats:
         """A's mean score margin per game."""
         return sum(sum(p.margins) for p in self.pairs) / self.games if self.pairs else 0.0
 
+    def margin_interval(self) -> float:
+        """Half-width of the 95% confidence interval of `margin` (from the pairs' mean margins)."""
+        n = len(self.pairs)
+        if n < 2:
+            return float("nan")
+        values = [sum(p.margins) / 2 for p in self.pairs]
+        mean = sum(values) / n
+        return 1.96 * math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1) / n)
+
     def summary(self) -> str:
         return (f"games {self.games}  A wins {self.wins}  draws {self.draws}  losses {self.losses}  "
                 f"score {self.score:.3f} ± {self.interval():.3f}  win rate {self.win_rate:.3f}  "
-                f"margin {self.margin:+.1f}")
+                f"margin {self.margin:+.1f} ± {self.margin_interval():.1f}")
 
 
 def play_pair(edition: str, seed: int, spec_a: str, spec_b: str, options: Mapping[str, object] | None = None,

@@ -1,6 +1,6 @@
 # Single-observer Information Set MCTS over the compiled game face (GameOps): one tree, its node
 # pool and the nogil iteration loop. Budgets, threads and the protocol live in bots/ismcts_policy.py.
-from libc.stdint cimport uint32_t, int32_t, int16_t, int8_t, uint8_t, int64_t
+from libc.stdint cimport uint32_t, int32_t, int16_t, int8_t, uint8_t, int64_t, uint64_t
 
 from engine._core cimport GameOps, Rng, MAX_SEATS
 from bots.heuristics cimport BotOps
@@ -44,6 +44,7 @@ ctypedef struct SearchParams:
     int reward            # REWARD_*
     int others            # OTHERS_*: how the other seats decide inside the tree
     int max_depth         # nodes below the root on a path before rollouts take over; 0 unlimited
+    int root_sweep     # each sampled world evaluates every root decision once (common random numbers)
 
 
 cdef class Tree:
@@ -55,6 +56,11 @@ cdef class Tree:
     cdef int32_t count
     cdef char* root_state
     cdef char* work
+    cdef char* world          # the current shared world (root_sweep)
+    cdef int world_left       # iterations the current world still serves
+    cdef uint64_t world_seed  # the rollouts' generator at the start of each iteration in that world
+    cdef int root_moves       # legal decisions at the root
+    cdef int root_list[512]   # and which (MAX_LEGAL)
     cdef uint32_t* mark       # per decision id: == stamp when legal at the node being visited
     cdef uint32_t stamp
     cdef int seat
@@ -66,7 +72,8 @@ cdef class Tree:
     cdef int team[MAX_SEATS]
     cdef int rep[MAX_SEATS]   # one seat of each team
     cdef double inv_scale     # 0: win/draw/loss rewards
-    cdef Rng rng
+    cdef Rng rng              # determinizations and the tree's own choices
+    cdef Rng play_rng         # the decisions of rollouts and of the modelled seats
     cdef int stop_flag        # set from another thread (atomic store), polled every iteration
     cdef int64_t iters        # since begin()
     cdef int64_t started_ns
@@ -76,6 +83,7 @@ cdef class Tree:
     cdef int _rollout(self, void* s) noexcept nogil
     cdef void _reward(self, void* s, bint evaluated, double* out) noexcept nogil
     cdef int _compact(self, int32_t new_root) except -1
+    cdef void _prune_root(self) noexcept
     cdef bint _settled(self, int64_t left, int64_t deadline_ns, int64_t now) noexcept nogil
     cdef int64_t _run(self, int64_t max_iter, int64_t deadline_ns, int64_t yield_ns,
                       int64_t node_limit, bint early) noexcept nogil

@@ -28,7 +28,7 @@ from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy, memset
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
-from engine._core cimport State, GameOps, Rng, rng_below, MAX_LEGAL, MAX_SEATS
+from engine._core cimport State, GameOps, Rng, rng_below, rng_next, MAX_LEGAL, MAX_SEATS
 from bots.heuristics cimport BotOps, bot_ops_for
 
 cdef extern from *:
@@ -87,6 +87,7 @@ cdef class Tree:
         self.bot = NULL
         self.root_state = NULL
         self.work = NULL
+        self.world = NULL
         self.mark = NULL
         # malloc without touching: pages become resident only as the tree grows into them.
         self.pool = <Node*>malloc(<size_t>capacity * sizeof(Node))
@@ -107,17 +108,19 @@ cdef class Tree:
         self.p.reward = REWARD_AUTO
         self.p.others = OTHERS_TREE
         self.p.max_depth = 0
+        self.p.root_sweep = 0
 
     def __dealloc__(self):
         free(self.pool)
         PyMem_Free(self.root_state)
         PyMem_Free(self.work)
+        PyMem_Free(self.world)
         PyMem_Free(self.mark)
 
     # ----- set-up ----------------------------------------------------------------------------------
     def configure(self, *, double exploration=0.7, str rollout="random", double epsilon=0.1,
                   int cutoff=0, str reward="auto", double scale=40.0, double residual=0.25,
-                  str others="tree", int max_depth=0) -> None:
+                  str others="tree", int max_depth=0, bint root_sweep=False) -> None:
         """Sets the search parameters (see bots/ismcts_policy.py for their options)."""
         if others not in OTHERS:
             raise ValueError(f"others: expected one of {', '.join(OTHERS)}, got {others!r}")
@@ -136,6 +139,7 @@ cdef class Tree:
         self.p.residual = residual
         self.p.others = OTHERS[others]
         self.p.max_depth = max_depth
+        self.p.root_sweep = root_sweep
 
     cdef int _reserve(self, const GameOps* ops) except -1:
         if ops == self.ops:
@@ -144,11 +148,13 @@ cdef class Tree:
             raise ValueError(f"{ops.name.decode()}: decision ids must fit 15 bits")
         PyMem_Free(self.root_state)
         PyMem_Free(self.work)
+        PyMem_Free(self.world)
         PyMem_Free(self.mark)
         self.root_state = <char*>PyMem_Malloc(ops.state_size)
         self.work = <char*>PyMem_Malloc(ops.state_size)
+        self.world = <char*>PyMem_Malloc(ops.state_size)
         self.mark = <uint32_t*>PyMem_Malloc(ops.num_decision_ids * sizeof(uint32_t))
-        if self.root_state == NULL or self.work == NULL or self.mark == NULL:
+        if self.root_state == NULL or self.work == NULL or self.world == NULL or self.mark == NULL:
             self.ops = NULL
             raise MemoryError()
         memset(self.mark, 0, ops.num_decision_ids * sizeof(uint32_t))
@@ -203,10 +209,15 @@ cdef class Tree:
         else:
             self.inv_scale = 0.0
         self.rng.x = <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF)
+        self.play_rng.x = rng_next(&self.rng)
+        self.world_left = 0
+        self.root_moves = ops.legal(state.ptr, self.root_list)
         self.stop_flag = 0
         self.iters = 0
         self.reason_code = R_YIELD
         self.started_ns = now_ns()
+        if keep and self.count >= 1:
+            self._prune_root()
         if not keep or self.count < 1:
             self.count = 1
             memset(&self.pool[0], 0, sizeof(Node))
@@ -302,8 +313,21 @@ cdef class Tree:
         cdef double score, best_score, C = self.p.exploration
         cdef bint evaluated = False
         cdef bint model = self.p.others == OTHERS_HEURISTIC and self.bot != NULL
-        memcpy(s, self.root_state, ops.state_size)
-        ops.determinize(s, self.seat, &self.rng)
+        cdef bint sweep = self.p.root_sweep
+        if sweep:
+            # One world for a sweep of iterations, each replaying the same rollout randomness:
+            # the root's decisions are compared on common random numbers.
+            if self.world_left <= 0:
+                memcpy(self.world, self.root_state, ops.state_size)
+                ops.determinize(self.world, self.seat, &self.rng)
+                self.world_seed = rng_next(&self.rng)
+                self.world_left = self.root_moves
+            self.world_left -= 1
+            memcpy(s, self.world, ops.state_size)
+            self.play_rng.x = self.world_seed
+        else:
+            memcpy(s, self.root_state, ops.state_size)
+            ops.determinize(s, self.seat, &self.rng)
         path[0] = 0
         while True:
             mover = ops.to_move(s)
@@ -312,7 +336,7 @@ cdef class Tree:
             if model and mover != self.seat:
                 # The other seats are modelled by the heuristic: their decisions take no node, and
                 # the seat's next node gathers whatever they did (like a chance event).
-                ops.apply(s, self.bot.decision(s, &self.rng, self.p.epsilon))
+                ops.apply(s, self.bot.decision(s, &self.play_rng, self.p.epsilon))
                 continue
             if depth >= MAX_DEPTH or (self.p.max_depth > 0 and depth > self.p.max_depth):
                 evaluated = self._rollout(s)
@@ -343,7 +367,14 @@ cdef class Tree:
                         best = c
                 c = nodes[c].sibling
             untried = n - compatible
-            if untried > 0 and self.count < self.cap:
+            if sweep and node == 0:
+                # The root's decisions in turn, one per iteration of this world.
+                d = self.root_list[self.root_moves - 1 - self.world_left]
+                best = nodes[0].child
+                while best >= 0 and nodes[best].decision != d:
+                    best = nodes[best].sibling
+                untried = 1 if best < 0 else 0
+            elif untried > 0:
                 k = rng_below(&self.rng, untried)
                 for i in range(n):
                     if mark[moves[i]] == stamp:
@@ -351,6 +382,7 @@ cdef class Tree:
                             d = moves[i]
                             break
                         k -= 1
+            if untried > 0 and self.count < self.cap:
                 c = self.count
                 self.count += 1
                 nodes[c].value = 0.0
@@ -388,15 +420,15 @@ cdef class Tree:
         cdef int k = 0, cutoff = self.p.cutoff, horizon = self.horizon_round
         cdef bint heuristic = self.p.rollout == ROLLOUT_HEURISTIC and self.bot != NULL
         if self.fast_rollout:
-            ops.playout(s, &self.rng)
+            ops.playout(s, &self.play_rng)
             return 0
         while ops.to_move(s) >= 0 and (horizon < 0 or ops.round_index(s) == horizon):
             if cutoff > 0 and k >= cutoff:
                 return 1
             if heuristic:
-                ops.apply(s, self.bot.decision(s, &self.rng, self.p.epsilon))
+                ops.apply(s, self.bot.decision(s, &self.play_rng, self.p.epsilon))
             else:
-                ops.apply(s, ops.random_decision(s, &self.rng))
+                ops.apply(s, ops.random_decision(s, &self.play_rng))
             k += 1
         return 0
 
@@ -521,6 +553,27 @@ cdef class Tree:
         if node != 0:
             self._compact(node)
         return True
+
+    cdef void _prune_root(self) noexcept:
+        # A kept subtree's root has children for decisions that were legal only in some worlds
+        # (cards the seat might have drawn): unlink those not legal now.
+        cdef int32_t prev = -1, c = self.pool[0].child, nxt
+        cdef int i
+        cdef bint legal
+        while c >= 0:
+            nxt = self.pool[c].sibling
+            legal = False
+            for i in range(self.root_moves):
+                if self.root_list[i] == self.pool[c].decision:
+                    legal = True
+                    break
+            if legal:
+                prev = c
+            elif prev < 0:
+                self.pool[0].child = nxt
+            else:
+                self.pool[prev].sibling = nxt
+            c = nxt
 
     cdef int _compact(self, int32_t new_root) except -1:
         # Children are allocated after their parents, so the subtree's nodes keep their order when

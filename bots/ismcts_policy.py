@@ -36,6 +36,13 @@ POLL_MS = 2
 INFO_MS = 500
 """Interval of the `info` lines during a search (one more comes at the end)."""
 
+ROUND_SPREAD = {"classic": 38.0, "partners": 32.0, "expedition": 54.0}
+"""Standard deviation of one round's margin between two greedy players, in points (600 deals each;
+docs/search.md): the logistic reward's scale is this / 1.7, so that it approximates the normal
+distribution function of what the rounds still to come can change."""
+DEFAULT_SPREAD = 40.0
+"""The spread assumed for editions not measured."""
+
 # Defaults, tuned with duplicate matches (docs/strength.md).
 DEFAULTS: dict[str, Any] = {
     "Exploration": 70,
@@ -43,10 +50,11 @@ DEFAULTS: dict[str, Any] = {
     "Epsilon": 10,
     "RolloutCutoff": 10,
     "Reward": "auto",
-    "MarginScale": 40,
+    "MarginScale": 0,
     "Reuse": True,
     "Others": "tree",
     "MaxDepth": 0,
+    "RootSelection": "ucb",
 }
 
 
@@ -92,11 +100,15 @@ class IsmctsPolicy(Policy):
                           "rollout heuristic inside the tree too (the tree then holds only this seat's decisions)"),
         PolicyOption("MaxDepth", "spin", DEFAULTS["MaxDepth"], 0, 1000,
                      help="tree nodes below the root on a path (1: flat Monte Carlo at the root); 0 unlimited"),
+        PolicyOption("RootSelection", "combo", DEFAULTS["RootSelection"], choices=("ucb", "sweep"),
+                     help="ucb: UCB with availability at the root too; sweep: every sampled world (hidden cards "
+                          "and rollout randomness) evaluates each root decision once, the best mean is played"),
         PolicyOption("Reward", "combo", DEFAULTS["Reward"], choices=("auto", "margin", "round", "match"),
                      help="auto: logistic of the match margin scaled by the rounds left; margin: fixed scale; "
                           "round: who leads after this round; match: rollouts to the end, win/draw/loss"),
-        PolicyOption("MarginScale", "spin", DEFAULTS["MarginScale"], 1, 1000,
-                     help="points of margin per logistic unit (auto, margin rewards)"),
+        PolicyOption("MarginScale", "spin", DEFAULTS["MarginScale"], 0, 1000,
+                     help="points of margin per logistic unit (auto, margin rewards); 0: the edition's "
+                          "spread of a round's margin / 1.7"),
         PolicyOption("Reuse", "check", DEFAULTS["Reuse"], help="keep the subtree after the decisions seen since"),
         PolicyOption("EarlyStop", "combo", "time", choices=("time", "always", "never"),
                      help="stop once the best decision cannot be overtaken: in timed searches, "
@@ -115,6 +127,7 @@ class IsmctsPolicy(Policy):
         self._trees: list[Tree] = []
         self._last: tuple | None = None
         """(edition, options, seat, round, history) of the previous search, for tree reuse."""
+        self._edition = ""
         self._mine: list[int] = []
         """This seat's decisions since the previous search (its answer first)."""
         self.last_search = SearchReport()
@@ -130,6 +143,9 @@ class IsmctsPolicy(Policy):
     def new_game(self, edition: str, options: dict[str, int], players: int, seat: int) -> None:
         self._last = None
 
+    def _scale(self) -> float:
+        return float(self.settings["MarginScale"] or ROUND_SPREAD.get(self._edition, DEFAULT_SPREAD) / 1.7)
+
     def _ensure_trees(self) -> list[Tree]:
         threads = self.settings["Threads"]
         if len(self._trees) != threads:
@@ -139,8 +155,8 @@ class IsmctsPolicy(Policy):
         s = self.settings
         for tree in self._trees:
             tree.configure(exploration=s["Exploration"] / 100.0, rollout=s["Rollout"], epsilon=s["Epsilon"] / 100.0,
-                           cutoff=s["RolloutCutoff"], reward=s["Reward"], scale=float(s["MarginScale"]),
-                           others=s["Others"], max_depth=s["MaxDepth"])
+                           cutoff=s["RolloutCutoff"], reward=s["Reward"], scale=self._scale(),
+                           others=s["Others"], max_depth=s["MaxDepth"], root_sweep=s["RootSelection"] == "sweep")
         return self._trees
 
     # ----- deciding --------------------------------------------------------------------------------
@@ -157,8 +173,9 @@ class IsmctsPolicy(Policy):
         if limits.infinite and stop is None:
             raise ValueError("an infinite search needs a stop event")
         early = {"always": True, "never": False}.get(self.settings["EarlyStop"], deadline > 0)
+        self._edition = view.state.edition
         trees = self._ensure_trees()
-        path = self._reuse_path(view) if self.settings["Reuse"] else None
+        path = self._reuse_path(view, trees[0].others_in_tree) if self.settings["Reuse"] else None
         state = view.state
         rounds_after = _rounds_after(state)
         base = self._rng.getrandbits(64)
@@ -226,23 +243,17 @@ class IsmctsPolicy(Policy):
                 workers[0].join(POLL_MS / 1000.0 if info is not None else None)
             if info is not None and monotonic_ns() >= next_info:
                 next_info += INFO_MS * 1_000_000
-                info(self._info(_merge_snapshots(snapshots, started), view))
+                info(self._info(self._snapshot_report(snapshots, started), view))
         for w in workers:
             w.join()
 
     def _report(self, trees: Sequence[Tree], view: View, started: int, reused: int) -> SearchReport:
-        totals: dict[int, list[float]] = {}
-        for tree in trees:
-            for decision, visits, _avail, value in tree.root_children():
-                entry = totals.setdefault(decision, [0, 0.0])
-                entry[0] += visits
-                entry[1] += value
-        children = {d: (int(v), s / v if v else 0.0) for d, (v, s) in totals.items()}
-        legal = view.legal()
+        legal = set(view.legal())
+        children = {d: stats for d, stats in _merge([tree.root_children() for tree in trees]).items() if d in legal}
         if children:
-            decision = max(children, key=lambda d: (children[d][0], children[d][1], -d))
+            decision = max(children, key=self._preference(children))
         else:
-            decision = legal[0]  # no iteration ran (a stop at once): any legal decision
+            decision = view.legal()[0]  # no iteration ran (a stop at once): any legal decision
         pv = self._pv(trees[0], view) if children else []
         if not pv or pv[0] != decision:
             pv = [decision]
@@ -252,16 +263,37 @@ class IsmctsPolicy(Policy):
             value=children[decision][1] if decision in children else None, decision=decision, pv=pv,
             children=children, reasons=[t.reason for t in trees], reused=reused)
 
+    def _snapshot_report(self, snapshots: Sequence[tuple[int, int, list, list]], started: int) -> SearchReport:
+        """A report of the running search from the workers' latest snapshots."""
+        children = _merge([snap[2] for snap in snapshots])
+        report = SearchReport(iterations=sum(s[0] for s in snapshots), nodes=sum(s[1] for s in snapshots),
+                              elapsed_ms=(monotonic_ns() - started) / 1e6, children=children)
+        if children:
+            report.decision = max(children, key=self._preference(children))
+            report.value = children[report.decision][1]
+            pv = snapshots[0][3]
+            report.pv = pv if pv and pv[0] == report.decision else [report.decision]
+        return report
+
+    def _preference(self, children: dict[int, tuple[int, float]]):
+        """The sort key of the final choice: most visits (then the best mean); in a root sweep,
+        where every decision gets the same visits, the best mean."""
+        if self.settings["RootSelection"] == "sweep":
+            return lambda d: (children[d][1], children[d][0], -d)
+        return lambda d: (children[d][0], children[d][1], -d)
+
     def _pv(self, tree: Tree, view: View) -> list[int]:
         """The tree's principal variation; when the tree holds only this seat's decisions, its
         first run of them (what follows skips the other seats' decisions, so it is no line)."""
         pv = tree.principal_variation()
-        if self.settings["Others"] != "heuristic" or tree.others_in_tree:
+        if tree.others_in_tree:
             return pv
         state = view.state.copy()
         run = []
         for decision in pv:
-            if state.to_move != view.seat:
+            # Stop where the others would move, or where the line went through worlds unlike this one
+            # (the modelled seats acted differently there, so the public position differs).
+            if state.to_move != view.seat or not state.is_legal(decision):
                 break
             run.append(decision)
             state.apply(decision)
@@ -280,8 +312,9 @@ class IsmctsPolicy(Policy):
         return out
 
     # ----- tree reuse ------------------------------------------------------------------------------
-    def _reuse_path(self, view: View) -> list[int] | None:
-        """Decision ids made since the previous search, when the history shows them all."""
+    def _reuse_path(self, view: View, others_in_tree: bool) -> list[int] | None:
+        """The tree path of the decisions made since the previous search: all of them when the
+        other seats' decisions are tree nodes (None when the history masks one), else this seat's."""
         if self._last is None:
             return None
         state = view.state
@@ -296,14 +329,12 @@ class IsmctsPolicy(Policy):
             try:
                 path.append(state.parse_decision(text.split(":", 1)[0]))  # own draws read D:card
             except ValueError:
-                if self.settings["Others"] == "tree":
+                if others_in_tree:
                     return None  # masked (a pass between others): the tree cannot follow
                 path.append(-1)
         if not self._mine or path[0] != self._mine[0]:
             return None  # the answer of the previous search was not what was played
-        if self.settings["Others"] == "heuristic":
-            return list(self._mine)  # the tree holds this seat's decisions only
-        return path
+        return path if others_in_tree else list(self._mine)
 
 
 def _rounds_after(state: Any) -> int:
@@ -317,20 +348,12 @@ def _split(total: int, parts: int) -> list[int]:
     return [total // parts + (1 if i < total % parts else 0) for i in range(parts)]
 
 
-def _merge_snapshots(snapshots: Sequence[tuple[int, int, list, list]], started: int) -> SearchReport:
-    """A report of the running search from the workers' latest snapshots."""
+def _merge(children_lists: Sequence[list]) -> dict[int, tuple[int, float]]:
+    """Root statistics of several trees summed: decision -> (visits, mean reward)."""
     totals: dict[int, list[float]] = {}
-    for _iters, _nodes, children, _pv in snapshots:
+    for children in children_lists:
         for decision, visits, _avail, value in children:
             entry = totals.setdefault(decision, [0, 0.0])
             entry[0] += visits
             entry[1] += value
-    children = {d: (int(v), s / v if v else 0.0) for d, (v, s) in totals.items()}
-    report = SearchReport(iterations=sum(s[0] for s in snapshots), nodes=sum(s[1] for s in snapshots),
-                          elapsed_ms=(monotonic_ns() - started) / 1e6, children=children)
-    if children:
-        report.decision = max(children, key=lambda d: (children[d][0], children[d][1], -d))
-        report.value = children[report.decision][1]
-        pv = snapshots[0][3]
-        report.pv = pv if pv and pv[0] == report.decision else [report.decision]
-    return report
+    return {d: (int(v), s / v if v else 0.0) for d, (v, s) in totals.items()}

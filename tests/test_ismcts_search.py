@@ -107,7 +107,7 @@ def test_stop_answers_within_a_few_milliseconds(threads):
     latencies.sort()
     # Typically 1-5 ms (POLL_MS plus one iteration); a machine busy with other jobs can delay a
     # wake-up now and then, so the bound on every answer is the protocol checker's 150 ms.
-    assert latencies[2] < 0.015, latencies
+    assert latencies[2] < 0.03, latencies
     assert latencies[-1] < 0.15, latencies
 
 
@@ -196,6 +196,24 @@ def test_reuse_across_the_opponents_turn(edition, others):
         state.apply(bots[seat].choose(state.view(seat), Limits(iterations=2000)))
         reused += bots[seat].last_search.reused
     assert reused > 0
+
+
+@pytest.mark.parametrize("others", ["tree", "heuristic"])
+def test_a_kept_subtree_offers_only_legal_decisions(others):
+    # After its own draw from the pile the seat's next node has children for every card it might
+    # have drawn; the search must drop those it did not draw (a regression: it once answered one).
+    from bots.greedy import GreedyPolicy
+    for seed in range(6):
+        state = engine.new_game("classic", seed=seed, rounds=1)
+        bots = [IsmctsPolicy(seed=seed, Others=others, Exploration=30), GreedyPolicy(seed=1)]
+        for _ in range(40):
+            seat = state.to_move
+            view = state.view(seat)
+            decision = bots[seat].choose(view, Limits(iterations=300))
+            assert decision in view.legal()
+            if seat == 0:
+                assert set(bots[0].last_search.children) <= set(view.legal())
+            state.apply(decision)
 
 
 def test_no_reuse_when_disabled_or_history_unknown():
