@@ -1,7 +1,9 @@
 """Duplicate matches: every deal is played twice with the sides swapped, so luck of the deal cancels.
 
 Side A holds the seats of team 0 in the first game of a pair and those of team 1 in the second
-(classic, expedition: seat 0 then seat 1; partners: seats 0 and 2, then 1 and 3). A bot is named
+(classic, expedition: seat 0 then seat 1; partners: seats 0 and 2, then 1 and 3). Where every seat
+plays for itself and there are more than two (`board` with 3 or 4 players), one A plays against
+B at every other seat and the deal is played once per seat of A (all rotations). A bot is named
 by a spec, `name[:Option=value…]` (e.g. `ismcts:Rollout=random:Exploration=50`); every seat gets
 its own policy instance, seeded from the deal. Pairs can run in several processes (`jobs`).
 
@@ -52,14 +54,32 @@ def make_bot(spec: str, seed: int) -> Policy:
 
 @dataclass(frozen=True)
 class PairResult:
-    """Both games of one deal, from side A's point of view."""
+    """The games of one deal (two, or one per rotation), from side A's point of view."""
 
     seed: int
-    returns: tuple[float, float]
-    """A's return (1 win, 0.5 draw, 0 loss) in the first and the second game."""
-    margins: tuple[int, int]
-    """A's final score minus B's, per game."""
+    returns: tuple[float, ...]
+    """A's return per game (1 win, 0.5 draw, 0 loss; with several opponents the share beaten)."""
+    margins: tuple[int, ...]
+    """A's final score minus B's, per game (several B seats: minus the best of them)."""
     seconds: float
+    ranks: tuple[float, ...] = ()
+    """A's place per game (1 first; tied seats share the mean of their places)."""
+    other_ranks: tuple[float, ...] = ()
+    """The mean place of the B seats per game."""
+
+
+def places(scores: list[int], seats: list[int]) -> list[float]:
+    """Place of each seat (1 = highest score; tied seats share the mean of the places they span).
+
+    >>> places([10, 30, 10, 5], [0, 1, 2, 3])
+    [2.5, 1.0, 2.5, 4.0]
+    """
+    out = []
+    for seat in seats:
+        above = sum(s > scores[seat] for s in scores)
+        tied = sum(s == scores[seat] for s in scores)
+        out.append(above + (tied + 1) / 2)
+    return out
 
 
 @dataclass
@@ -70,7 +90,7 @@ class DuplicateStats:
 
     @property
     def games(self) -> int:
-        return 2 * len(self.pairs)
+        return sum(len(p.returns) for p in self.pairs)
 
     @property
     def wins(self) -> int:
@@ -100,7 +120,7 @@ class DuplicateStats:
         n = len(self.pairs)
         if n < 2:
             return float("nan")
-        values = [sum(p.returns) / 2 for p in self.pairs]
+        values = [sum(p.returns) / len(p.returns) for p in self.pairs]
         mean = sum(values) / n
         var = sum((v - mean) ** 2 for v in values) / (n - 1)
         return 1.96 * math.sqrt(var / n)
@@ -115,32 +135,62 @@ class DuplicateStats:
         n = len(self.pairs)
         if n < 2:
             return float("nan")
-        values = [sum(p.margins) / 2 for p in self.pairs]
+        values = [sum(p.margins) / len(p.margins) for p in self.pairs]
         mean = sum(values) / n
         return 1.96 * math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1) / n)
 
+    @property
+    def mean_rank(self) -> float:
+        """A's mean place (multi-seat rotations only; nan otherwise)."""
+        ranks = [r for p in self.pairs for r in p.ranks]
+        return sum(ranks) / len(ranks) if ranks else float("nan")
+
+    @property
+    def other_mean_rank(self) -> float:
+        """The B seats' mean place (multi-seat rotations only; nan otherwise)."""
+        ranks = [r for p in self.pairs for r in p.other_ranks]
+        return sum(ranks) / len(ranks) if ranks else float("nan")
+
+    @property
+    def first_rate(self) -> float:
+        """Games in which A finished first, alone or tied, over games played (multi-seat)."""
+        ranks = [r for p in self.pairs for r in p.ranks]
+        return sum(r < 2 for r in ranks) / len(ranks) if ranks else float("nan")
+
     def summary(self) -> str:
-        return (f"games {self.games}  A wins {self.wins}  draws {self.draws}  losses {self.losses}  "
+        text = (f"games {self.games}  A wins {self.wins}  draws {self.draws}  losses {self.losses}  "
                 f"score {self.score:.3f} ± {self.interval():.3f}  win rate {self.win_rate:.3f}  "
                 f"margin {self.margin:+.1f} ± {self.margin_interval():.1f}")
+        if any(p.ranks for p in self.pairs):
+            text += (f"  A first {self.first_rate:.3f}  mean place A {self.mean_rank:.2f} "
+                     f"B {self.other_mean_rank:.2f}")
+        return text
 
 
 def play_pair(edition: str, seed: int, spec_a: str, spec_b: str, options: Mapping[str, object] | None = None,
-              limits: Limits | None = None) -> PairResult:
-    """Plays the deal of `seed` twice, side A on team 0 and then on team 1."""
+              limits: Limits | None = None, players: int | None = None) -> PairResult:
+    """Plays the deal of `seed` with side A on team 0 and then on team 1 or, with more than two
+    sides, once with A at each seat and B at all the others."""
     started = time.perf_counter()
-    state = engine.new_game(edition, seed=seed, **dict(options or {}))
-    teams = [state.team_of(seat) % 2 for seat in range(state.num_seats)]
-    returns, margins = [], []
-    for swap in (0, 1):
-        policies = [make_bot(spec_a if (team ^ swap) == 0 else spec_b, seed * 8 + swap * 4 + seat)
-                    for seat, team in enumerate(teams)]
-        result = play_match(edition, seed, policies, options, limits=limits)
-        a_seat = teams.index(swap)
-        b_seat = teams.index(1 - swap)
-        returns.append(result.returns[a_seat])
-        margins.append(result.scores[a_seat] - result.scores[b_seat])
-    return PairResult(seed, (returns[0], returns[1]), (margins[0], margins[1]), time.perf_counter() - started)
+    state = engine.new_game(edition, seed=seed, players=players, **dict(options or {}))
+    n = state.num_seats
+    teams = [state.team_of(seat) for seat in range(n)]
+    rotations = len(set(teams)) > 2
+    returns, margins, ranks, other_ranks = [], [], [], []
+    for game in range(n if rotations else 2):
+        a_seats = [game] if rotations else [s for s in range(n) if teams[s] % 2 == game]
+        b_seats = [s for s in range(n) if s not in a_seats]
+        policies = [make_bot(spec_a if seat in a_seats else spec_b, seed * 8 + game * 4 + seat) for seat in range(n)]
+        result = play_match(edition, seed, policies, options, players=players, limits=limits)
+        a = a_seats[0]
+        returns.append(result.returns[a])
+        margins.append(result.scores[a] - max(result.scores[b] for b in b_seats))
+        if rotations:
+            place = places(result.scores, list(range(n)))
+            ranks.append(place[a])
+            other_ranks.append(sum(place[b] for b in b_seats) / len(b_seats))
+    return PairResult(seed, tuple(returns), tuple(margins), time.perf_counter() - started, tuple(ranks),
+                      tuple(other_ranks))
 
 
 def _play_pair_args(args: tuple) -> PairResult:
@@ -149,10 +199,11 @@ def _play_pair_args(args: tuple) -> PairResult:
 
 def run_duplicate(edition: str, deals: int, seed: int, spec_a: str, spec_b: str,
                   options: Mapping[str, object] | None = None, limits: Limits | None = None, jobs: int = 1,
-                  progress: Callable[[PairResult, DuplicateStats], None] | None = None) -> DuplicateStats:
-    """Plays deals seed, seed+1, … in pairs; `progress` is called after each pair."""
+                  progress: Callable[[PairResult, DuplicateStats], None] | None = None,
+                  players: int | None = None) -> DuplicateStats:
+    """Plays deals seed, seed+1, … (each as a pair, or all rotations); `progress` is called after each deal."""
     make_bot(spec_a, 0), make_bot(spec_b, 0)  # a bad spec fails here, not in a worker
-    work = [(edition, seed + i, spec_a, spec_b, dict(options or {}), limits) for i in range(deals)]
+    work = [(edition, seed + i, spec_a, spec_b, dict(options or {}), limits, players) for i in range(deals)]
     stats = DuplicateStats()
     if jobs <= 1:
         for args in work:

@@ -24,7 +24,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--quiet", "-q", action="store_true", help="print only the summary")
     p.add_argument("--duplicate", action="store_true",
                    help="two bots (side A, side B): every deal is played twice with the sides swapped; "
-                        "--games counts deals; bots may carry options, e.g. ismcts:Exploration=50")
+                        "with more than two sides (board, 3-4 players) A plays one seat against B at all the others, "
+                        "once per seat; --games counts deals; bots may carry options, e.g. ismcts:Exploration=50")
     p.add_argument("--iterations", type=int, default=None, help="search iterations per decision (go iterations)")
     p.add_argument("--movetime", type=int, default=None, help="milliseconds per decision (go movetime)")
     p.add_argument("--jobs", "-j", type=int, default=1, help="--duplicate: pairs played in parallel processes")
@@ -47,18 +48,18 @@ def run_duplicate_mode(args: argparse.Namespace, edition, options: dict) -> int:
     except ValueError as e:
         raise CommandError(str(e)) from None
     seed = master_seed(args.seed)
-    print(f"duplicate {edition.name} {' '.join(f'{k}={v}' for k, v in edition.resolve_options(options).items())} "
+    print(f"duplicate {edition.name} players={edition.check_players(args.players)} {' '.join(f'{k}={v}' for k, v in edition.resolve_options(options).items())} "
           f"deals={args.games} seed={seed} A={names[0]} B={names[1]} iterations={args.iterations} "
           f"movetime={args.movetime}", flush=True)
 
     def progress(pair, stats) -> None:
         if not args.quiet:
-            print(f"deal {pair.seed} A returns {pair.returns[0]:g}/{pair.returns[1]:g} "
-                  f"margins {pair.margins[0]:+d}/{pair.margins[1]:+d} {pair.seconds:.1f}s | {stats.summary()}",
+            print(f"deal {pair.seed} A returns {'/'.join(f'{r:g}' for r in pair.returns)} "
+                  f"margins {'/'.join(f'{m:+d}' for m in pair.margins)} {pair.seconds:.1f}s | {stats.summary()}",
                   flush=True)
 
     stats = run_duplicate(edition.name, args.games, seed, names[0], names[1], options, _limits(args),
-                          jobs=args.jobs, progress=progress)
+                          jobs=args.jobs, progress=progress, players=edition.check_players(args.players))
     print(stats.summary())
     return 0
 

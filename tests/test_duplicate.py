@@ -1,0 +1,32 @@
+"""Duplicate matches: pairs with the sides swapped, and rotations where every seat plays alone."""
+import pytest
+
+from bots.duplicate import places, play_pair, run_duplicate
+
+
+def test_a_pair_swaps_the_sides() -> None:
+    pair = play_pair("classic", 5, "greedy", "random", {"rounds": 1})
+    assert len(pair.returns) == len(pair.margins) == 2 and pair.ranks == ()
+    assert all(m > 0 for m in pair.margins) and pair.returns == (1.0, 1.0)  # greedy beats random
+
+
+def test_partners_puts_a_whole_team_on_each_side() -> None:
+    pair = play_pair("partners", 2, "greedy", "random", {"rounds": 1})
+    assert len(pair.returns) == 2 and pair.ranks == ()
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_board_rotates_one_a_through_every_seat(players: int) -> None:
+    stats = run_duplicate("board", 1, 9, "greedy", "random", {"rounds": 1}, players=players)
+    pair = stats.pairs[0]
+    assert stats.games == players == len(pair.ranks) == len(pair.other_ranks)
+    for rank, others in zip(pair.ranks, pair.other_ranks):
+        # The places of all seats add up to 1 + 2 + … + players, shared ties included.
+        assert rank + others * (players - 1) == pytest.approx(players * (players + 1) / 2)
+    assert stats.mean_rank < stats.other_mean_rank  # greedy beats random
+    assert "mean place" in stats.summary()
+
+
+def test_places_share_ties() -> None:
+    assert places([7, 7], [0, 1]) == [1.5, 1.5]
+    assert places([1, 2, 3], [0, 1, 2]) == [3.0, 2.0, 1.0]
