@@ -6,9 +6,9 @@
 2. Over whole games played through the protocol, no line sent to a seat names a card that seat
    has not seen (audited by protocol/integrity.py against the reference model).
 
-The first runs for every edition and number of players; the reference-model checks run for
-the editions that have a reference model (the card editions and `board`); the audit of 2. for
-the card editions (the auditor has no notion yet of what a `board` seat sees).
+The first runs for every edition and number of players; the reference-model checks and the
+audit of 2. run for the editions that have a reference model (the card editions and `board`,
+which the auditor reads with its own notion of what a seat sees: `BoardSeatAudit`).
 """
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ import engine
 from bots.policy import Limits
 from engine import reference
 from protocol.client import Engine
-from protocol.integrity import InformationLeak, SeatAudit
+from protocol.integrity import BoardSeatAudit, InformationLeak, seat_audit
 from protocol.local import builtin_bot, child_env
 
 EDITIONS = list(engine.EDITIONS)
@@ -30,9 +30,9 @@ CASES = [(e, n) for e in EDITIONS for n in engine.get_edition(e).seats]
 """Every edition with every number of players it is played with."""
 REFERENCE = [e for e in EDITIONS if e in reference.EDITIONS]
 """Editions with an independent reference model (the card editions and `board`)."""
-AUDITED = [e for e in REFERENCE if e in ("classic", "partners", "expedition")]
-"""Editions the auditor follows: it follows the game in the reference model and knows the card
-editions' notion of what a seat sees (protocol/integrity.py); `board` needs its own."""
+AUDITED = [(e, n) for e, n in CASES if e in REFERENCE]
+"""Editions and numbers of players the auditor follows: it follows the game in the reference
+model (protocol/integrity.py: `SeatAudit` for the card editions, `BoardSeatAudit` for `board`)."""
 
 
 def without_history(view: str) -> str:
@@ -107,12 +107,55 @@ def hidden_hand_view(state: engine.State, seat: int) -> str:
     return " ".join(fields)
 
 
-@pytest.mark.parametrize("edition", AUDITED)
-def test_the_auditor_catches_leaks(edition: str) -> None:
+def with_field(view: str, name: str, value: str) -> str:
+    """The view with field `name` set to `value`."""
+    return " ".join(name + "=" + value if tok.startswith(name + "=") else tok for tok in view.split())
+
+
+def cards(text: str) -> list[str]:
+    """The cards of a `board` field entry (`-` for none)."""
+    text = "" if text == "-" else text
+    return [text[i:i + 2] for i in range(0, len(text), 2)]
+
+
+def board_leaks(state: engine.State, model: reference.board.Game, audit: BoardSeatAudit,
+                hidden: str) -> dict[str, str]:
+    """Leaks only a `board` view can have: lines for the audited seat, each with the reason the
+    auditor must give; `hidden` is a card the seat has not seen."""
+    seat = audit.seat
+    view = state.view_text(seat)
+    fields = dict(tok.split("=", 1) for tok in view.split()[1:])
+    full = dict(tok.split("=", 1) for tok in state.to_text().split()[1:] if "=" in tok)
+    victim = (seat + 1) % state.num_seats
+    leaks = {}
+    cols = fields["cols"].split("/")
+    cols[victim] = hidden + cols[victim].strip("-")
+    leaks[with_field(view, "cols", "/".join(cols))] = "cols shows 1 x " + hidden
+    known = fields["known"].split("/")
+    unknown = next(c for c in cards(full["hands"].split("/")[victim]) if c not in cards(known[victim]))
+    known[victim] = unknown + known[victim].strip("-")
+    leaks[with_field(view, "known", "/".join(known))] = f"known shows seat {victim} holding"
+    other_deal = engine.new_game("board", seed=12345, players=state.num_seats).to_text()
+    leaks[with_field(view, "tiles", other_deal.split("tiles=")[1].split()[0])] = "not the board's tiles"
+    leaks[view.replace(" piles=", f" hands={fields['hands']} piles=")] = "given twice"
+    # another seat's draw from the draw pile, as the referee's record has it
+    masked, record = fields["history"].split(","), model.history_text().split(",")
+    i = next(i for i, entry in enumerate(masked) if entry == "D")
+    masked[i] = record[i]
+    leaks[with_field(view, "history", ",".join(masked))] = "draw from the draw pile"
+    if full["box"] != "-":  # 2 players: the cards removed unseen
+        unseen = next(c for c in cards(full["box"]) if audit.bound[c] == 0)
+        leaks[with_field(view, "box", full["box"])] = "box's cards are hidden"
+        leaks[view.replace(" history=", f" history=+{unseen}R,", 1)] = "has not seen"
+    return {"position " + line: reason for line, reason in leaks.items()}
+
+
+@pytest.mark.parametrize("edition, players", AUDITED)
+def test_the_auditor_catches_leaks(edition: str, players: int) -> None:
     rng = random.Random(9)
-    state = engine.new_game(edition, seed=9, rounds=2)
+    state = engine.new_game(edition, seed=9, rounds=2, players=players)
     model = reference.from_text(state.to_text())
-    audits = [SeatAudit(model, s) for s in range(state.num_seats)]  # from the deal on
+    audits = [seat_audit(model, s) for s in range(state.num_seats)]  # from the deal on
     for _ in range(25):
         decision = rng.choice(state.legal_text())
         state.apply(decision)
@@ -123,6 +166,9 @@ def test_the_auditor_catches_leaks(edition: str) -> None:
     audit = audits[seat]
     audit.check("position " + state.view_text(seat))
     view = state.view_text(seat)
+    # a card never seen: named in the history, in a column
+    full = reference.board.FULL if edition == "board" else audit.ed.full
+    hidden = next(c for c in sorted(full) if audit.bound.get(c, 0) == 0)
     leaks = {
         "position full " + state.to_text(): "full position",
         "position " + state.view_text((seat + 1) % state.num_seats): "a view for seat",
@@ -130,27 +176,49 @@ def test_the_auditor_catches_leaks(edition: str) -> None:
         "position " + view.replace(" deck=", " deck=" + state.to_text().split("deck=")[1][:2], 1): "deck=",
         "position " + view + " secret=1": "unexpected view field",
         "go movetime 5 " + state.to_text().split("deck=")[1][:2]: "a card in",
+        "position " + view.replace(" history=", f" history=-{hidden},", 1): "has not seen",
     }
+    if edition == "board":
+        leaks.update(board_leaks(state, model, audit, hidden))
     for line, reason in leaks.items():
         with pytest.raises(InformationLeak, match=reason):
             audit.check(line)
-    # a card never seen, named in the history
-    hidden = next(c for c, n in audit.ed.full.items() if audit.bound.get(c, 0) == 0)
-    with pytest.raises(InformationLeak, match="has not seen"):
-        audit.check("position " + state.view_text(seat).replace(" history=", f" history=-{hidden},", 1))
+    assert audit.checked == 1 + len(leaks)
 
 
-@pytest.mark.parametrize("edition", AUDITED)
-def test_whole_game_protocol_logs_reveal_only_seen_cards(edition: str) -> None:
+@pytest.mark.parametrize("players", engine.get_edition("board").seats)
+def test_board_audit_started_mid_expedition_accepts_honest_views(players: int) -> None:
+    """Cards another hand is known to hold were seen on a pile before the audit started: the
+    auditor counts them as seen, and honest views (their history reaching back before the
+    audit) pass."""
+    rng = random.Random(players)
+    state = engine.new_game("board", seed=31, players=players, rounds=1)
+    for _ in range(80):
+        state.apply(rng.choice(state.legal_text()))
+    model = reference.from_text(state.to_text())
+    assert any(model.known)
+    audits = [seat_audit(model, s) for s in range(players)]
+    for _ in range(60):
+        for s, audit in enumerate(audits):
+            audit.check("position " + state.view_text(s))
+        decision = rng.choice(state.legal_text())
+        state.apply(decision)
+        model.apply(decision)
+        for audit in audits:
+            audit.observe(model)
+
+
+@pytest.mark.parametrize("edition, players", AUDITED)
+def test_whole_game_protocol_logs_reveal_only_seen_cards(edition: str, players: int) -> None:
     """Two rounds through the protocol, one random bot per seat; every line each bot was sent
     is audited against what its seat had seen at the time."""
-    state = engine.new_game(edition, seed=77, rounds=2)
+    state = engine.new_game(edition, seed=77, rounds=2, players=players)
     model = reference.from_text(state.to_text())
     options = engine.get_edition(edition).resolve_options({"rounds": 2})
     logs: list[list[tuple[str, str]]] = [[] for _ in range(state.num_seats)]
     bots = [Engine.start(builtin_bot("random", seed=s), env=child_env(), transcript=logs[s])
             for s in range(state.num_seats)]
-    audits = [SeatAudit(model, s) for s in range(state.num_seats)]
+    audits = [seat_audit(model, s) for s in range(state.num_seats)]
     audited = [0] * state.num_seats
 
     def audit_new_lines() -> None:
