@@ -231,7 +231,7 @@ cdef class Tree:
         """Runs iterations without the GIL; returns how many were made.
 
         Stops after `max_iterations`, at `deadline_ns` (monotonic_ns() clock; 0 none), when the tree
-        holds `node_limit` nodes (0 none), at `request_stop()`, or — with `early` — once the most
+        holds `node_limit` nodes or has run that many iterations (0 none), at `request_stop()`, or — with `early` — once the most
         visited root decision cannot be overtaken in what is left of the budget. Returns early at
         `yield_ns` (0 none) so the caller can report; `reason` says why it returned.
         """
@@ -255,7 +255,9 @@ cdef class Tree:
             if ism_load(&self.stop_flag):
                 self.reason_code = R_STOP
                 break
-            if node_limit > 0 and self.count >= node_limit:
+            # A tree that cannot grow so far (MaxDepth, a game near its end) stops after as many
+            # iterations: an iteration adds at most one node, so this never cuts a growing tree short.
+            if node_limit > 0 and (self.count >= node_limit or self.iters >= node_limit):
                 self.reason_code = R_NODES
                 break
             if timed and (done & 3) == 0:

@@ -43,17 +43,18 @@ distribution function of what the rounds still to come can change."""
 DEFAULT_SPREAD = 40.0
 """The spread assumed for editions not measured."""
 
-# Defaults, tuned with duplicate matches (docs/strength.md).
+# Defaults, tuned with duplicate matches against greedy (docs/strength.md): flat Monte Carlo over
+# the root decisions with the edition's heuristic playing every seat to the end of the round.
 DEFAULTS: dict[str, Any] = {
-    "Exploration": 70,
+    "Exploration": 30,
     "Rollout": "heuristic",
-    "Epsilon": 10,
-    "RolloutCutoff": 10,
+    "Epsilon": 0,
+    "RolloutCutoff": 0,
     "Reward": "auto",
     "MarginScale": 0,
     "Reuse": True,
-    "Others": "tree",
-    "MaxDepth": 0,
+    "Others": "heuristic",
+    "MaxDepth": 1,
     "RootSelection": "ucb",
 }
 

@@ -45,6 +45,25 @@ class InformationLeak(AssertionError):
     """A line told a seat something it cannot know."""
 
 
+def view_fields(tokens: list[str], edition: str) -> dict[str, str]:
+    """The `name=value` fields of a view's tokens (edition name first), each name at most once.
+
+    >>> view_fields(["classic", "seat=0", "deck=40"], "classic")
+    {'seat': '0', 'deck': '40'}
+    """
+    if not tokens or tokens[0] != edition:
+        raise InformationLeak(f"a view of another edition: {tokens[:1]}")
+    fields: dict[str, str] = {}
+    for token in tokens[1:]:
+        name, sep, value = token.partition("=")
+        if not sep:
+            raise InformationLeak(f"a view token without '=': {token!r}")
+        if name in fields:  # a second copy of a field would escape the check of the first
+            raise InformationLeak(f"view field {name!r} given twice")
+        fields[name] = value
+    return fields
+
+
 # Owns the per-card bound of what one seat has seen and the checks of whole protocol lines; the
 # editions' subclasses say what is in a seat's sight and how a view of theirs is read.
 class _SeenCards:
@@ -147,14 +166,7 @@ class SeatAudit(_SeenCards):
             raise InformationLeak(f"{where}: unreadable cards {text!r} ({err})") from None
 
     def _check_view(self, tokens: list[str]) -> None:
-        if not tokens or tokens[0] != self.ed.name:
-            raise InformationLeak(f"a view of another edition: {tokens[:1]}")
-        fields: dict[str, str] = {}
-        for token in tokens[1:]:
-            name, sep, value = token.partition("=")
-            if not sep:
-                raise InformationLeak(f"a view token without '=': {token!r}")
-            fields[name] = value
+        fields = view_fields(tokens, self.ed.name)
         if fields.get("seat") != str(self.seat):
             raise InformationLeak(f"a view for seat {fields.get('seat')} sent to seat {self.seat}")
         options = {o[0] for o in type(self.game).OPTIONS}
@@ -294,16 +306,7 @@ class BoardSeatAudit(_SeenCards):
         return parts
 
     def _check_view(self, tokens: list[str]) -> None:
-        if not tokens or tokens[0] != "board":
-            raise InformationLeak(f"a view of another edition: {tokens[:1]}")
-        fields: dict[str, str] = {}
-        for token in tokens[1:]:
-            name, sep, value = token.partition("=")
-            if not sep:
-                raise InformationLeak(f"a view token without '=': {token!r}")
-            if name in fields:  # a second copy of a field would escape the check of the first
-                raise InformationLeak(f"view field {name!r} given twice")
-            fields[name] = value
+        fields = view_fields(tokens, "board")
         if fields.get("seat") != str(self.seat):
             raise InformationLeak(f"a view for seat {fields.get('seat')} sent to seat {self.seat}")
         for name, value in fields.items():

@@ -40,13 +40,21 @@ def test_tree_run_counts_and_reasons():
 
 
 def test_node_budget():
-    bot = IsmctsPolicy(seed=1)
+    bot = IsmctsPolicy(seed=1, MaxDepth=0)
     bot.choose(_view(), Limits(nodes=300))
     assert bot.last_search.nodes == 300 and bot.last_search.reasons == ["nodes"]
 
 
+def test_node_budget_of_a_tree_that_cannot_grow_so_far():
+    bot = IsmctsPolicy(seed=1, MaxDepth=1)  # flat: the root and one node per legal decision
+    view = _view()
+    bot.choose(view, Limits(nodes=300))
+    report = bot.last_search
+    assert report.nodes == 1 + len(view.legal()) and report.iterations == 300 and report.reasons == ["nodes"]
+
+
 def test_memory_stays_within_hash():
-    bot = IsmctsPolicy(seed=1, Hash=1)  # 1 MB: 32768 nodes of 32 bytes
+    bot = IsmctsPolicy(seed=1, Hash=1, MaxDepth=0, RolloutCutoff=10)  # 1 MB: 32768 nodes of 32 bytes
     view = _view(steps=0)
     bot.choose(view, Limits(iterations=60_000))
     report = bot.last_search
@@ -174,7 +182,7 @@ def test_single_legal_decision_is_answered_at_once():
 @pytest.mark.parametrize("others", ["tree", "heuristic"])
 def test_reuses_the_subtree_after_its_own_play(others):
     state = engine.new_game("classic", seed=3, rounds=1)
-    bot = IsmctsPolicy(seed=1, Others=others)
+    bot = IsmctsPolicy(seed=1, Others=others, MaxDepth=0)
     view = state.view(0)
     state.apply(bot.choose(view, Limits(iterations=5000)))
     assert state.phase == "draw"
@@ -189,7 +197,7 @@ def test_reuses_the_subtree_after_its_own_play(others):
 @pytest.mark.parametrize("others", ["tree", "heuristic"])
 def test_reuse_across_the_opponents_turn(edition, others):
     state = engine.new_game(edition, seed=5, rounds=1)
-    bots = [IsmctsPolicy(seed=seat, Others=others) for seat in range(state.num_seats)]
+    bots = [IsmctsPolicy(seed=seat, Others=others, MaxDepth=0) for seat in range(state.num_seats)]
     reused = 0
     for _ in range(24):
         seat = state.to_move
@@ -205,7 +213,7 @@ def test_a_kept_subtree_offers_only_legal_decisions(others):
     from bots.greedy import GreedyPolicy
     for seed in range(6):
         state = engine.new_game("classic", seed=seed, rounds=1)
-        bots = [IsmctsPolicy(seed=seed, Others=others, Exploration=30), GreedyPolicy(seed=1)]
+        bots = [IsmctsPolicy(seed=seed, Others=others, Exploration=30, MaxDepth=0), GreedyPolicy(seed=1)]
         for _ in range(40):
             seat = state.to_move
             view = state.view(seat)
@@ -258,9 +266,10 @@ def test_info_reports(capsys):
 @pytest.mark.parametrize("others", ["tree", "heuristic"])
 @pytest.mark.parametrize("rollout", ["random", "heuristic"])
 @pytest.mark.parametrize("reward", ["auto", "margin", "round", "match"])
-def test_every_setting_plays(rollout, reward, others):
+@pytest.mark.parametrize("max_depth", [0, 1])
+def test_every_setting_plays(rollout, reward, others, max_depth):
     view = _view(seed=6, steps=3)
-    bot = IsmctsPolicy(seed=1, Rollout=rollout, Reward=reward, RolloutCutoff=5, Others=others)
+    bot = IsmctsPolicy(seed=1, Rollout=rollout, Reward=reward, RolloutCutoff=5, Others=others, MaxDepth=max_depth)
     assert bot.choose(view, Limits(iterations=500)) in view.legal()
 
 
