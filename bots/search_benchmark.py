@@ -1,12 +1,14 @@
 """Search benchmarks: ISMCTS iterations per second at the first decision of a deal, and the
 resident memory of a bot process after a one-second search (`expeditions bench --search`).
 
-Figures are taken on one thread with the bot's default options, changing only the rollout policy:
-`iterations_per_s` with random rollouts, `heuristic_iterations_per_s` with the edition's heuristic
-(the defaults: epsilon-greedy rollouts cut after a few decisions and scored by the static
-evaluation), `heuristic_full_iterations_per_s` with heuristic rollouts played to the end of the round.
-Rates are per CPU second of the searching thread (the `wall_` keys: per elapsed second), so a busy
-shared machine does not distort them.
+Figures are taken on one thread with the bot's default options (flat at the root, heuristic rollouts
+to the end of the round), changing one thing at a time: `iterations_per_s` with random rollouts,
+`tree_iterations_per_s` with random rollouts and an unlimited tree (`MaxDepth=0`, `Others=tree`:
+every seat's decisions are nodes), `heuristic_iterations_per_s` the defaults, `heuristic_cutoff_iterations_per_s`
+heuristic rollouts cut after 10 decisions and scored by the static evaluation. Rates are per CPU
+second of the searching thread (the `wall_` keys: per elapsed second), so a busy shared machine does
+not distort them. Memory: a fresh process after a one-second search, with the defaults and with a
+growing tree (`tree_search_rss_mb`, random rollouts, `MaxDepth=0`), both with the default `Hash`.
 
 >>> figures = search_benchmark("expedition", {"rounds": 1}, seconds=0.05, memory=False)
 >>> figures["iterations_per_s"] > 0 and figures["heuristic_iterations_per_s"] > 0
@@ -62,9 +64,9 @@ import json, resource, sys
 import engine
 from bots.ismcts_policy import IsmctsPolicy
 from bots.policy import Limits
-edition, options, ms = sys.argv[1], json.loads(sys.argv[2]), int(sys.argv[3])
+edition, options, ms, settings = sys.argv[1], json.loads(sys.argv[2]), int(sys.argv[3]), json.loads(sys.argv[4])
 view = engine.new_game(edition, seed=1, **options).view(0)
-bot = IsmctsPolicy(seed=1, EarlyStop="never")
+bot = IsmctsPolicy(seed=1, EarlyStop="never", **settings)
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 bot.choose(view, Limits(movetime_ms=ms))
 after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
@@ -74,11 +76,13 @@ print(json.dumps({"rss_before_kb": before, "rss_kb": after, "iterations": r.iter
 """
 
 
-def search_memory(edition: str, options: Mapping[str, object], movetime_ms: int = 1000) -> dict:
+def search_memory(edition: str, options: Mapping[str, object], movetime_ms: int = 1000,
+                  **settings: object) -> dict:
     """Peak resident memory of a fresh bot process that makes one search of `movetime_ms`
-    (default options, so the default Hash): the whole process, Python and modules included."""
+    (default options and the settings given; the default Hash): the whole process, Python and
+    modules included."""
     out = subprocess.run([sys.executable, "-c", _MEMORY_SCRIPT, edition, json.dumps(dict(options)),
-                          str(movetime_ms)], capture_output=True, text=True, check=True)
+                          str(movetime_ms), json.dumps(settings)], capture_output=True, text=True, check=True)
     return json.loads(out.stdout)
 
 
@@ -88,8 +92,9 @@ def search_benchmark(edition: str = "classic", options: Mapping[str, object] | N
     options = dict(options if options is not None else {"rounds": 1})
     figures: dict[str, object] = {"edition": edition, "options": options, "threads": 1}
     started = time.perf_counter()
-    for key, settings in (("", {"Rollout": "random", "RolloutCutoff": 0}), ("heuristic_", {"Rollout": "heuristic"}),
-                          ("heuristic_full_", {"Rollout": "heuristic", "RolloutCutoff": 0})):
+    variants = (("", {"Rollout": "random"}), ("tree_", {"Rollout": "random", "MaxDepth": 0, "Others": "tree"}),
+                ("heuristic_", {}), ("heuristic_cutoff_", {"RolloutCutoff": 10}))
+    for key, settings in variants:
         cpu_rate, wall_rate = iteration_rate(edition, options, seconds, **settings)
         figures[f"{key}iterations_per_s"] = round(cpu_rate)
         figures[f"{key}wall_iterations_per_s"] = round(wall_rate)
@@ -99,6 +104,9 @@ def search_benchmark(edition: str = "classic", options: Mapping[str, object] | N
         figures["idle_rss_mb"] = round(mem["rss_before_kb"] / 1024, 1)
         figures["search_nodes"] = mem["nodes"]
         figures["pool_nodes"] = mem["capacity"]
+        tree = search_memory(edition, options, int(seconds * 1000), Rollout="random", MaxDepth=0, Others="tree")
+        figures["tree_search_rss_mb"] = round(tree["rss_kb"] / 1024, 1)
+        figures["tree_search_nodes"] = tree["nodes"]
     figures["signature"] = signature(edition, options)
     figures["seconds"] = round(time.perf_counter() - started, 1)
     return figures

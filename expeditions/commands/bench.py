@@ -25,7 +25,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--search", action="store_true",
                    help="instead, ISMCTS iterations per second at the first decision of a deal, one thread, "
                         "random and heuristic rollouts (keys iterations_per_s, heuristic_iterations_per_s), "
-                        "and the resident memory of a bot process after one search of --seconds (search_rss_mb)")
+                        "and the resident memory of a bot process after one search of --seconds (search_rss_mb, tree_search_rss_mb)")
     p.set_defaults(run=run)
 
 
