@@ -53,6 +53,7 @@ from libc.stdint cimport uint64_t, int64_t
 
 from cpython.mem cimport PyMem_Malloc, PyMem_Free
 
+from bots.choice cimport best_scored
 from engine._core cimport State, GameOps, Rng, rng_below, rng_unit, exp_popcount, exp_ctz, MAX_LEGAL, MAX_SEATS
 from engine.board cimport (BoardStruct, Cards, board_legal, board_apply, board_piece_score, cards_size,
                            NCOLOURS, NVALUES, NTYPES, NSTONES, NADVENTURERS, PILE_CAP, NONE,
@@ -722,8 +723,7 @@ cdef int board_greedy_decision_p(const void* sp, Rng* rng, double epsilon,
     cdef const BoardStruct* s = <const BoardStruct*>sp
     cdef int legal[MAX_LEGAL]
     cdef double scores[MAX_LEGAL]
-    cdef int n, i, choice, ties = 0
-    cdef double best = -1e308
+    cdef int n
     if s.phase == PH_OVER:
         return -1
     n = board_legal(s, legal)
@@ -732,17 +732,7 @@ cdef int board_greedy_decision_p(const void* sp, Rng* rng, double epsilon,
     if epsilon > 0.0 and rng_unit(rng) < epsilon:
         return legal[rng_below(rng, n)]
     board_score_decisions(s, P, legal, n, scores)
-    choice = legal[0]
-    for i in range(n):
-        if scores[i] > best + 1e-9:
-            best = scores[i]
-            choice = legal[i]
-            ties = 1
-        elif scores[i] >= best - 1e-9:  # equal scores: a uniform choice (reservoir sampling)
-            ties += 1
-            if rng_below(rng, ties) == 0:
-                choice = legal[i]
-    return choice
+    return best_scored(legal, scores, n, rng)
 
 
 cdef int board_greedy_decision(const void* s, Rng* rng, double epsilon) noexcept nogil:

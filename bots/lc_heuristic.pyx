@@ -40,6 +40,7 @@ True
 """
 from libc.stdint cimport uint32_t, uint64_t
 
+from bots.choice cimport best_scored
 from engine._core cimport State, Rng, rng_below, rng_unit, exp_popcount, exp_ctz, MAX_LEGAL
 from engine.lostcities cimport (LCState, LCConfig, CardSet, lc_config, lc_legal, lc_row_score,
                                 cs_count, cs_size, row_of, pile_of, pass_id, D_DISCARD,
@@ -568,8 +569,7 @@ cdef int lc_greedy_decision_p(const LCState* s, Rng* rng, double epsilon,
     """The heuristic's decision for the seat to move (-1 once the match is over)."""
     cdef int legal[MAX_LEGAL]
     cdef double scores[MAX_LEGAL]
-    cdef int n, i, choice, ties = 0
-    cdef double best = -1e308
+    cdef int n
     if s.phase == PH_OVER:
         return -1
     n = lc_legal(s, legal)
@@ -578,17 +578,7 @@ cdef int lc_greedy_decision_p(const LCState* s, Rng* rng, double epsilon,
     if epsilon > 0.0 and rng_unit(rng) < epsilon:
         return legal[rng_below(rng, n)]
     lc_score_decisions(s, P, legal, n, scores)
-    choice = legal[0]
-    for i in range(n):
-        if scores[i] > best + 1e-9:
-            best = scores[i]
-            choice = legal[i]
-            ties = 1
-        elif scores[i] >= best - 1e-9:  # equal scores: a uniform choice (reservoir sampling)
-            ties += 1
-            if rng_below(rng, ties) == 0:
-                choice = legal[i]
-    return choice
+    return best_scored(legal, scores, n, rng)
 
 
 cdef int lc_greedy_decision(const LCState* s, Rng* rng, double epsilon) noexcept nogil:
