@@ -1652,6 +1652,14 @@ cdef inline char* _put_int(char* p, long v) noexcept nogil:
     return p
 
 
+cdef inline char* _put_sep(char* p, int k, char c) noexcept nogil:
+    """The separator `c` before every entry of a list but the first (entry k)."""
+    if k:
+        p[0] = c
+        return p + 1
+    return p
+
+
 cdef inline char* _put_card(char* p, int e, int t) noexcept nogil:
     p[0] = CARD_CHARS[e][t][0]
     p[1] = CARD_CHARS[e][t][1]
@@ -1730,15 +1738,11 @@ cdef str _write_position(const LCState* s, int viewer, list history):
         p[0] = c'.' if s.nodraw == NONE else _pile_char(e, s.nodraw)
         p = _put(p + 1, b" totals=")
         for k in range(c.nrows):
-            if k:
-                p[0] = c'/'
-                p += 1
+            p = _put_sep(p, k, c'/')
             p = _put_int(p, s.totals[k])
         p = _put(p, b" hands=")
         for k in range(c.nseats):
-            if k:
-                p[0] = c'/'
-                p += 1
+            p = _put_sep(p, k, c'/')
             if viewer < 0 or k == viewer:
                 p = _put_set(p, e, &s.hand[k], True)
             else:
@@ -1753,15 +1757,11 @@ cdef str _write_position(const LCState* s, int viewer, list history):
                     p += 1
         p = _put(p, b" rows=")
         for k in range(c.nrows):
-            if k:
-                p[0] = c'/'
-                p += 1
+            p = _put_sep(p, k, c'/')
             p = _put_set(p, e, &s.rows[k], True)
         p = _put(p, b" piles=")
         for k in range(c.npiles):
-            if k:
-                p[0] = c'/'
-                p += 1
+            p = _put_sep(p, k, c'/')
             p = _put_stack(p, e, &s.piles[k * c.pile_cap], s.pile_n[k])
         p = _put(p, b" deck=")
         if viewer >= 0:
@@ -1770,16 +1770,12 @@ cdef str _write_position(const LCState* s, int viewer, list history):
             p = _put_stack(p, e, s.deck, s.deck_n)
         p = _put(p, b" known=")
         for k in range(c.nseats):
-            if k:
-                p[0] = c'/'
-                p += 1
+            p = _put_sep(p, k, c'/')
             p = _put_set(p, e, &s.known[k], True)
         if c.passes:
             p = _put(p, b" pknown=")
             for k in range(c.nseats):
-                if k:
-                    p[0] = c'/'
-                    p += 1
+                p = _put_sep(p, k, c'/')
                 if viewer >= 0 and (k & 1) != (viewer & 1):
                     p[0] = c'?'
                     p += 1
@@ -1787,9 +1783,7 @@ cdef str _write_position(const LCState* s, int viewer, list history):
                     p = _put_set(p, e, &s.pknown[k], True)
             p = _put(p, b" tknown=")
             for k in range(c.nrows):
-                if k:
-                    p[0] = c'/'
-                    p += 1
+                p = _put_sep(p, k, c'/')
                 p = _put_set(p, e, &s.tknown[k], True)
         if viewer < 0:
             p = _put(p, b" rng=")
@@ -1803,9 +1797,7 @@ cdef str _write_position(const LCState* s, int viewer, list history):
                 p += 1
             k = 0
             for entry in history:
-                if k:
-                    p[0] = c','
-                    p += 1
+                p = _put_sep(p, k, c',')
                 k = 1
                 mover = entry >> 24
                 d = (entry >> 8) & 0xFFFF
