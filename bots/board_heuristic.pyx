@@ -61,6 +61,7 @@ from engine.board cimport (BoardStruct, Cards, board_legal, board_apply, board_p
                            PH_PLAY, PH_MOVE, PH_DRAW, PH_OVER, TILE_ARTIFACT, TILE_ARROW, TILE_VP)
 
 import engine.board as _board
+from bots.params import with_overrides
 
 cdef extern from *:
     """
@@ -149,12 +150,7 @@ def default_params(players: int = 2) -> dict:
 
 def check_params(overrides: dict | None, players: int = 2) -> dict:
     """The default weights for `players` updated with `overrides`; KeyError on an unknown name."""
-    params = default_params(players)
-    for name, value in (overrides or {}).items():
-        if name not in params:
-            raise KeyError(f"unknown heuristic parameter {name!r} (known: {', '.join(params)})")
-        params[name] = value
-    return params
+    return with_overrides(default_params(players), overrides)
 
 
 cdef const BoardParams* board_default_params(int players) noexcept nogil:

@@ -47,6 +47,8 @@ from engine.lostcities cimport (LCState, LCConfig, CardSet, lc_config, lc_legal,
                                 D_DRAW_DECK, D_DRAW_PILE, D_PASS, PH_PLAY, PH_DRAW, PH_OVER,
                                 N_EDITIONS, MAX_PILES, MAX_TYPES)
 
+from bots.params import with_overrides
+
 # Per edition. A colour's types are consecutive bits (rank 0 = wager), so within one colour a card
 # set is a small "rank mask" that indexes tables of value sums and card counts.
 cdef struct Tables:
@@ -122,12 +124,7 @@ def default_params(edition: str = "classic") -> dict:
 
 def check_params(edition: str, overrides: dict | None) -> dict:
     """The edition's default weights updated with `overrides`; KeyError on an unknown name."""
-    params = default_params(edition)
-    for name, value in (overrides or {}).items():
-        if name not in params:
-            raise KeyError(f"unknown heuristic parameter {name!r} (known: {', '.join(params)})")
-        params[name] = value
-    return params
+    return with_overrides(default_params(edition), overrides)
 
 
 cdef const HeurParams* lc_default_params(int edition) noexcept nogil:

@@ -10,7 +10,7 @@ import pytest
 MODULES = [
     "engine", "engine.errors", "engine.options", "engine.editions", "engine.view", "engine._core",
     "engine.lostcities", "engine.board", "engine.textfields", "engine.benchmark",
-    "engine.reference", "engine.reference.board", "bots.policy", "bots.random", "bots.registry", "bots.match",
+    "engine.reference", "engine.reference.board", "bots.policy", "bots.random", "bots.registry", "bots.match", "bots.params",
 ]
 README = Path(__file__).resolve().parent.parent / "README.md"
 
