@@ -16,6 +16,8 @@ MODULES = [
     "bots.board_heuristic",
     "bots.heuristics",
     "bots.ismcts",
+    "bots.deciders",
+    "protocol.fastloop",
 ]
 
 

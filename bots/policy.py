@@ -76,6 +76,9 @@ class Policy(ABC):
     """True when `choose` answers in well under a millisecond whatever the limits (no search).
     The protocol server then calls it on its command thread, sparing a thread handoff per
     decision; such a policy is never sent `stop`."""
+    fast_decider: Any = None
+    """For an instant policy: a compiled `bots.deciders.Decider` making the same decisions as
+    `choose`, which the protocol's C loop calls for views it reads in C (protocol/fastloop.pyx)."""
 
     def __init__(self) -> None:
         self.settings: dict[str, Any] = {o.name: o.default for o in self.options}

@@ -1,5 +1,9 @@
 """The random bot: a uniformly random legal decision.
 
+Its generator is a compiled `RandomDecider` (bots/deciders.pyx), which the protocol's C loop
+(protocol/fastloop.pyx) calls directly; both paths draw from it, so a seeded random bot makes the
+same decisions however its `go` is answered.
+
 >>> import engine
 >>> from bots.random import RandomPolicy
 >>> view = engine.new_game("expedition", seed=4).view(0)
@@ -8,8 +12,7 @@ True
 """
 from __future__ import annotations
 
-import random
-
+from bots.deciders import RandomDecider
 from bots.policy import Policy, PolicyOption
 
 
@@ -18,15 +21,23 @@ class RandomPolicy(Policy):
 
     name = "random"
     options = (PolicyOption("Seed", "spin", 0, 0, 2**63 - 1, help="seed of the bot's generator"),)
+    instant = True  # no search: the protocol server asks it on its command thread
 
     def __init__(self, seed: int = 0) -> None:
         super().__init__()
         self.settings["Seed"] = seed
-        self.rng = random.Random(seed)
+        self.decider = RandomDecider(seed)
+        """The compiled decision maker; `fast_decider` hands it to the protocol's C loop."""
+
+    @property
+    def fast_decider(self) -> RandomDecider:
+        return self.decider
 
     def on_option(self, name: str) -> None:
         if name == "Seed":
-            self.rng = random.Random(self.settings["Seed"])
+            self.decider.reseed(self.settings["Seed"])
 
     def choose(self, view, limits, stop=None, info=None) -> int:
-        return self.rng.choice(view.legal())
+        if view.to_move != view.seat:
+            raise ValueError(f"seat {view.seat} is not to move (to move: {view.to_move})")
+        return self.decider.decide(view.state)

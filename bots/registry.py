@@ -13,9 +13,7 @@ from bots.policy import Policy
 
 def _random(seed: int) -> Policy:
     from bots.random import RandomPolicy
-    policy = RandomPolicy(seed)
-    policy.instant = True  # no search: the protocol server may ask it on its command thread
-    return policy
+    return RandomPolicy(seed)  # instant: one compiled random decision
 
 
 def _greedy(seed: int) -> Policy:

@@ -7,12 +7,18 @@ unchanged.
 >>> err = NotationError("bad card", token="b1", expected="a card like b7")
 >>> str(err)
 "bad card: 'b1' (expected a card like b7)"
+>>> str(NotationError("unknown edition", token="x" * 500))[:30], len(str(NotationError("e", token="x" * 500)))
+("unknown edition: 'xxxxxxxxxxxx", 105)
 """
 from __future__ import annotations
 
 
 class ExpeditionsError(Exception):
     """Base class of every error the project raises on purpose."""
+
+
+TOKEN_SHOWN = 80
+"""Characters of an offending token quoted in a message (a protocol peer may send megabytes)."""
 
 
 class NotationError(ExpeditionsError, ValueError):
@@ -25,7 +31,8 @@ class NotationError(ExpeditionsError, ValueError):
         """What would have been accepted there."""
         text = message
         if token is not None:
-            text += f": {token!r}"
+            shown = token if len(token) <= TOKEN_SHOWN else token[:TOKEN_SHOWN] + f"... ({len(token)} characters)"
+            text += f": {shown!r}"
         if expected is not None:
             text += f" (expected {expected})"
         super().__init__(text)

@@ -2,7 +2,7 @@
 # searcher's heuristics). Rules functions are exported; card-set helpers are inline.
 from libc.stdint cimport uint8_t, uint16_t, int16_t, int32_t, uint64_t
 
-from engine._core cimport State, Rng, exp_popcount, exp_ctz, MAX_SEATS
+from engine._core cimport State, Rng, GameOps, exp_popcount, exp_ctz, MAX_SEATS
 
 # ----- per-edition facts ------------------------------------------------------------------------
 
@@ -155,6 +155,8 @@ cdef int lc_expedition_score(const LCState* s, int row, int col) noexcept nogil
 cdef int lc_row_score(const LCState* s, int row) noexcept nogil
 cdef int lc_legal(const void* sp, int* out) noexcept nogil
 cdef void lc_apply(void* sp, int d) noexcept nogil
+cdef int lc_load_view(const char* text, Py_ssize_t n, LCState* s, int* seat) except -1
+cdef const GameOps* lc_ops(int edition) noexcept nogil
 
 
 cdef class CardState(State):

@@ -584,6 +584,11 @@ cdef void lc_determinize(void* sp, int seat, Rng* rng) noexcept nogil:
 cdef GameOps OPS[N_EDITIONS]
 
 
+cdef const GameOps* lc_ops(int edition) noexcept nogil:
+    """The rules table of card edition `edition` (0 classic, 1 partners, 2 expedition)."""
+    return &OPS[edition]
+
+
 cdef void _build_ops(int e, const char* name):
     cdef GameOps* o = &OPS[e]
     o.name = name
@@ -1217,6 +1222,23 @@ cdef class CardState(State):
         if raw_history:
             history = ",".join(history) or "-"
         return _card_state(cls, &s), seat, history
+
+
+cdef int lc_load_view(const char* text, Py_ssize_t n, LCState* s, int* seat) except -1:
+    """Reads a view written as the engine writes it into `s` (the unseen cards dealt in canonical
+    order, as parse_view does): 1, or 0 when the one-pass scanner cannot read it or the view is
+    inconsistent, in which case the caller goes through parse_view, which names what is wrong.
+    For loops that answer views without building Python objects (protocol/fastloop.pyx)."""
+    cdef int unknown[MAX_SEATS]
+    cdef Py_ssize_t start = 0, length = 0
+    if not _scan_view(text, text + n, s, seat, unknown, &start, &length):
+        return 0
+    try:
+        _fill_unseen(s, seat[0], unknown)
+        _validate(s, seat[0])
+    except NotationError:
+        return 0
+    return 1
 
 
 cdef CardState _card_state(type cls, LCState* s):

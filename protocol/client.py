@@ -21,7 +21,9 @@ True
 """
 from __future__ import annotations
 
+import functools
 import os
+import re
 import select
 import signal
 import subprocess
@@ -344,7 +346,46 @@ class Engine:
         limits = limits or Limits()
         if limits.infinite:
             raise ValueError("go infinite never ends by itself: use start_search() and stop()")
+        if on_info is None and self.transcript is None and isinstance(view, str) and "\n" not in view:
+            return self._play_quickly(view, limits, timeout)
         return self.start_search(limits, on_info=on_info, view=view).wait(timeout)
+
+    def _play_quickly(self, view: str, limits: Limits, timeout: float | None) -> PlayResult:
+        """`play` for a referee's loop: when the bot's whole answer is one `bestmove` line, it is
+        taken straight from the pipe; anything else (info lines, errors, a partial line, silence,
+        end of file) goes to the buffer and through the general path, which reads it as usual."""
+        with self._consumer:
+            if self._search is not None:
+                raise EngineError("a search is already running")
+            search = Search(self, limits, None)
+            self._search = search
+            self.send(f"position {view}\n{_go_line(limits)}")
+            if not self._buffer and not self._eof:
+                chunk = self._read_answer(timeout)
+                if chunk is not None:
+                    answer = _BESTMOVE_ONLY.fullmatch(chunk)
+                    if answer is not None:
+                        self._search = None
+                        return PlayResult(answer.group(1).decode("ascii"), search.info,
+                                          (time.perf_counter() - search.started) * 1000)
+                    if chunk:
+                        self._buffer += chunk
+                    else:
+                        self._eof = True
+            remaining = None if timeout is None else max(0.0, timeout - (time.perf_counter() - search.started))
+            return search.wait(remaining)
+
+    def _read_answer(self, timeout: float | None) -> bytes | None:
+        """What the bot has written within `timeout` (b"" at end of file), or None."""
+        for attempt in (0, 1):
+            try:
+                return os.read(self._out_fd, 65536)
+            except BlockingIOError:
+                if attempt == 0:
+                    self._reader.poll(None if timeout is None else max(0, int(timeout * 1000) + 1))
+            except OSError:
+                return b""
+        return None
 
     def start_search(self, limits: Limits, *, on_info: Callable[[Info], None] | None = None,
                      view: object | None = None) -> Search:
@@ -580,6 +621,16 @@ class Engine:
             hs.done = True
         else:
             self._garbage(line, "ueiok takes no arguments")
+
+
+_BESTMOVE_ONLY = re.compile(rb"bestmove ([!-~]+)\r?\n")
+"""A bot's whole answer when it is one plain `bestmove` line (printable ASCII decision)."""
+
+
+@functools.lru_cache(maxsize=256)
+def _go_line(limits: Limits) -> str:
+    """format_go, once per distinct (immutable) limits: a referee repeats the same ones."""
+    return format_go(limits)
 
 
 def _one_line(view: object) -> str:

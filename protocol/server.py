@@ -75,7 +75,7 @@ GameKey = tuple[str, tuple[tuple[str, int], ...], int, int]
 """(edition, options, players, seat): a change of any starts a new game for the policy."""
 
 
-def _game_key(view: View) -> GameKey:
+def game_key(view: View) -> GameKey:
     state = view.state
     return state.edition, tuple(state.options.items()), state.num_seats, view.seat
 
@@ -204,7 +204,7 @@ class Server:
     # -- searching -----------------------------------------------------------------------------
     def _go(self, rest: str) -> None:
         self._not_busy("go")
-        limits = _parse_go_cached(rest) if rest else NO_LIMITS
+        limits = parse_go_cached(rest) if rest else NO_LIMITS
         if self.position is None:
             raise CommandFailed("go: no position (send position first)")
         state = self.position.state()
@@ -216,7 +216,7 @@ class Server:
         for name, per_seat in (("clocks", limits.clocks_ms), ("incs", limits.increments_ms)):
             if per_seat is not None and len(per_seat) != state.num_seats:
                 raise CommandFailed(f"go: {name} lists {len(per_seat)} seats, the game has {state.num_seats}")
-        key = _game_key(view)
+        key = game_key(view)
         if key != self.game:  # a position is complete: a bot restarted mid-game just carries on
             edition, options, players, seat = key
             self.policy.new_game(edition, dict(options), players, seat)
@@ -271,17 +271,19 @@ class Server:
 
 
 @functools.lru_cache(maxsize=256)
-def _parse_go_cached(arguments: str) -> Limits:
+def parse_go_cached(arguments: str) -> Limits:
     """parse_go of a `go` line's arguments; a referee repeats the same line (`go movetime 100`)
     decision after decision, and Limits is immutable, so one parse serves them all."""
     return parse_go(arguments.split())
 
 
-def serve_stdio(policy: Policy) -> int:
+def serve_stdio(policy: Policy, *, fast: bool = True) -> int:
     """Runs a bot on this process's stdin and stdout until `quit` or end of input.
 
     Stdout is kept for the protocol alone: file descriptor 1 is moved aside and replaced by
-    stderr, so a stray `print` (or C-level output) from any library lands in the log.
+    stderr, so a stray `print` (or C-level output) from any library lands in the log. An instant
+    policy with a compiled decider is served by the C loop (protocol/fastloop.pyx) unless `fast`
+    is False; its output is the same, line for line.
     """
     out_fd = os.dup(1)
     os.dup2(2, 1)
@@ -294,7 +296,11 @@ def serve_stdio(policy: Policy) -> int:
 
     server = Server(policy, write)
     try:
-        server.run(_lines(sys.stdin.buffer))
+        if fast and policy.instant and policy.fast_decider is not None:
+            from protocol.fastloop import FastLoop
+            FastLoop(server, policy.fast_decider, out_fd).run(sys.stdin.fileno())
+        else:
+            server.run(_lines(sys.stdin.buffer))
     except (BrokenPipeError, KeyboardInterrupt):
         pass
     return 0

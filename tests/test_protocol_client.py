@@ -258,3 +258,29 @@ def test_stop_from_another_thread() -> None:
 def test_builtin_bot_finds_the_source_tree() -> None:
     env = child_env({"PATH": os.environ.get("PATH", "")})
     assert env["PYTHONPATH"].split(os.pathsep)[0] == str(PROJECT_ROOT)
+
+
+def test_answers_the_quick_path_must_hand_over(tmp_path: Path) -> None:
+    # play() takes a lone `bestmove` line straight from the pipe; everything else must come out
+    # as through the general reader: info lines kept, a line split across writes, bad bestmoves
+    argv = script(tmp_path, """
+        handshake()
+        answers = [["info depth 1 string hello\\nbestmove +w8\\n"], ["best", "move -b3\\n"],
+                   ["bestmove +r6\\r\\n"], ["bestmove +w8 extra\\n"]]
+        for answer in answers:
+            line = " "
+            while line and not line.startswith("go"):
+                line = sys.stdin.readline()
+            for part in answer:
+                sys.stdout.write(part); sys.stdout.flush(); time.sleep(0.02)
+        sys.stdin.readline()
+        """)
+    bot = start(argv)
+    view = mid_game().view_text(0)
+    first = bot.play(view, timeout=5)
+    assert first.decision == "+w8" and first.info and first.info[0]["string"] == "hello"
+    assert bot.play(view, timeout=5).decision == "-b3"
+    assert bot.play(view, timeout=5).decision == "+r6"
+    with pytest.raises(ProtocolError, match="exactly one decision"):
+        bot.play(view, timeout=5)
+    bot.kill()

@@ -16,6 +16,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("name", help=f"the bot ({', '.join(POLICIES)})")
     p.add_argument("--seed", type=seed_argument, default=0,
                    help="seed of the bot's generator (default 0; also settable as an option)")
+    p.add_argument("--python-loop", action="store_true",
+                   help="serve every command through the Python server, never the C loop of instant "
+                        "bots (same output, slower; for comparing and debugging)")
     p.set_defaults(run=run)
 
 
@@ -23,4 +26,4 @@ def run(args: argparse.Namespace) -> int:
     if args.name not in POLICIES:
         raise CommandError(f"unknown bot {args.name!r} (built-in: {', '.join(POLICIES)})")
     from protocol.server import serve_stdio
-    return serve_stdio(make_policy(args.name, seed=args.seed))
+    return serve_stdio(make_policy(args.name, seed=args.seed), fast=not args.python_loop)

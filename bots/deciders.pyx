@@ -1,0 +1,42 @@
+"""Instant decisions in compiled code, shared by a policy's `choose` and the protocol's C loop.
+
+A `Decider` owns its generator (SplitMix64, seeded), so the random bot makes the same decisions
+whether its protocol loop answers a `go` in C (protocol/fastloop.pyx) or through Python.
+
+>>> import engine
+>>> from bots.deciders import RandomDecider
+>>> state = engine.new_game("classic", seed=3)
+>>> RandomDecider(7).decide(state) == RandomDecider(7).decide(state)
+True
+>>> RandomDecider(7).decide(state) in state.legal()
+True
+"""
+from engine._core cimport GameOps, Rng, State, rng_next
+
+
+cdef class Decider:
+    """Base class: one decision for the seat to move; subclasses implement `decide_c`."""
+
+    def __init__(self, seed=0):
+        self.reseed(seed)
+
+    def reseed(self, seed) -> None:
+        """Restarts the generator from `seed` (an int below 2**64)."""
+        self.rng.x = <unsigned long long>(int(seed) & 0xFFFFFFFFFFFFFFFF)
+        rng_next(&self.rng)  # decorrelate neighbouring seeds once
+
+    cdef int decide_c(self, const GameOps* ops, const void* state) noexcept nogil:
+        return -1
+
+    def decide(self, State state) -> int:
+        """The decision for the seat to move in `state` (which must not be over)."""
+        if state.ops.to_move(state.ptr) < 0:
+            raise ValueError("the match is over: no decision to make")
+        return self.decide_c(state.ops, state.ptr)
+
+
+cdef class RandomDecider(Decider):
+    """A uniformly random legal decision (the engine's `random_decision`: legal[below(n)])."""
+
+    cdef int decide_c(self, const GameOps* ops, const void* state) noexcept nogil:
+        return ops.random_decision(state, &self.rng)
