@@ -18,6 +18,7 @@ MODULES = [
     "bots.ismcts",
     "bots.deciders",
     "protocol.fastloop",
+    "protocol.pipes",
 ]
 
 

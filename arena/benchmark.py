@@ -9,13 +9,13 @@ import tempfile
 import time
 
 from arena.config import TimeControl, TournamentConfig, builtin_bot
-from arena.runner import LocalRunner
+from arena.runner import LocalRunner, ProcessRunner
 from arena.store import Store
 from arena.tournament import Tournament
 
 
 def arena_benchmark(edition: str = "classic", options: dict | None = None, seconds: float = 10.0,
-                    concurrency: int | None = None, players: int | None = None) -> dict:
+                    concurrency: int | None = None, players: int | None = None, workers: int = 0) -> dict:
     """Plays random-vs-random tournaments for about `seconds` and reports games per second.
 
     A game is one deal (`rounds=1` unless options say otherwise), as in the engine benchmark;
@@ -30,7 +30,9 @@ def arena_benchmark(edition: str = "classic", options: dict | None = None, secon
     bots[1].name = "random2"
     with tempfile.TemporaryDirectory() as tmp:
         store = Store(os.path.join(tmp, "bench.sqlite"))
-        runner = LocalRunner(bots, TournamentConfig(edition, bots).limits, slots)
+        limits = TournamentConfig(edition, bots).limits
+        runner = ProcessRunner(bots, limits, workers) if workers else LocalRunner(bots, limits, slots)
+        slots = runner.slots
         try:
             warm = TournamentConfig(edition, bots, options=options, players=players, deals=slots, seed=1,
                                     concurrency=slots, time=TimeControl(movetime_ms=1000, margin_ms=2000))

@@ -26,6 +26,16 @@ def _limit(kind: int, value: int) -> None:
         resource.setrlimit(kind, (value, hard if hard != resource.RLIM_INFINITY else resource.RLIM_INFINITY))
 
 
+def die_with_parent(parent: int = 0) -> bool:
+    """Asks the kernel to kill this process when the thread that started it ends (Linux
+    PR_SET_PDEATHSIG); False when `parent` (a pid, 0: unchecked) is no longer our parent, i.e.
+    it died before the request took effect."""
+    if sys.platform.startswith("linux"):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    return not parent or os.getppid() == parent
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m arena.launch")
     parser.add_argument("--memory-mb", type=int, default=0)
@@ -39,11 +49,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("no bot command after --")
     if os.getpgrp() != os.getpid():
         os.setpgid(0, 0)
-    if sys.platform.startswith("linux"):
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-        if args.parent and os.getppid() != args.parent:
-            return 1  # the arena died before the prctl took effect: do not start the bot
+    if not die_with_parent(args.parent):
+        return 1  # the arena died before the prctl took effect: do not start the bot
     _limit(resource.RLIMIT_AS, args.memory_mb * 1024 * 1024)
     _limit(resource.RLIMIT_CPU, args.cpu_seconds)
     _limit(resource.RLIMIT_NOFILE, args.open_files)

@@ -2,13 +2,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 TERMINATIONS = ("normal", "timeout", "crash", "illegal", "malformed", "stall", "dropped")
 """How a game ended: normally, or by the failure of one seat's bot (which loses the game)."""
 
 
-@dataclass
-class DecisionRecord:
+class DecisionRecord(NamedTuple):
+    """One decision of a game (a tuple: a game holds hundreds, made and shipped by the thousand)."""
+
     seat: int
     decision: str
     """As the referee records it: a draw from the draw pile shows the card (`D:g4`)."""
@@ -45,4 +47,6 @@ class GameRecord:
 
     def to_dict(self) -> dict:
         from dataclasses import asdict
-        return asdict(self)
+        out = asdict(self)
+        out["decisions"] = [d._asdict() for d in self.decisions]
+        return out

@@ -104,6 +104,8 @@ def play_game(setup: GameSetup, acquire: Callable[[int], Engine], release: Calla
             except EngineError as err:
                 healthy[seat] = False
                 raise Forfeit(seat, _kind(err), f"could not start a game: {err}") from err
+        if tc.clock_ms is None:
+            _play_with_movetime(state, engines, tc, record.decisions)
         while not state.is_terminal():
             if len(record.decisions) >= STALL_LIMIT:
                 raise Forfeit(state.to_move, "stall", f"no end after {STALL_LIMIT} decisions")
@@ -136,6 +138,53 @@ def _kind(err: EngineError) -> str:
     return "malformed"
 
 
+def _play_with_movetime(state: engine.State, engines: dict[int, Engine], tc: TimeControl,
+                        decisions: list[DecisionRecord]) -> None:
+    """The decisions of a game played with a time per decision, to its end: `_ask` in one loop
+    with the per-game work hoisted out (the whole cost of a game between instant bots)."""
+    budget = float(tc.movetime_ms or 0)
+    allowed = budget + tc.margin_ms
+    timeout = allowed / 1000.0
+    limits = _movetime_limits(tc.movetime_ms)
+    clock = time.perf_counter
+    while not state.is_terminal():
+        if len(decisions) >= STALL_LIMIT:
+            raise Forfeit(state.to_move, "stall", f"no end after {STALL_LIMIT} decisions")
+        seat = state.to_move
+        view = state.view_text(seat)
+        started = clock()
+        try:
+            text = engines[seat].decide(view, limits, timeout)
+        except EngineError as err:
+            raise _engine_forfeit(err, seat, budget, tc.margin_ms) from err
+        elapsed = (clock() - started) * 1000.0
+        if elapsed > allowed:
+            raise Forfeit(seat, "timeout", f"took {elapsed:.0f} ms for movetime {budget:.0f} ms")
+        decisions.append(DecisionRecord(seat, state.play(_checked_decision(state, seat, text)), round(elapsed, 3)))
+
+
+def _engine_forfeit(err: EngineError, seat: int, budget: float, margin_ms: int) -> Forfeit:
+    """The forfeit for a bot's failure while deciding."""
+    if isinstance(err, EngineTimeoutError):
+        return Forfeit(seat, "timeout", f"no decision within {budget:.0f} ms + {margin_ms} ms margin")
+    if isinstance(err, EngineTerminatedError):
+        return Forfeit(seat, "crash", f"the bot exited: {err}")
+    if isinstance(err, ProtocolError):
+        return Forfeit(seat, "malformed", f"not UEI: {err}")
+    return Forfeit(seat, "malformed", f"the bot rejected the position: {err}")
+
+
+def _checked_decision(state: engine.State, seat: int, text: str) -> int:
+    """The decision `text` names, if it is legal; else the seat forfeits."""
+    try:
+        decision = state.parse_decision(text)
+    except NotationError as err:
+        raise Forfeit(seat, "malformed", f"bestmove {text!r}: {err}") from err
+    if not state.is_legal(decision):
+        raise Forfeit(seat, "illegal", f"illegal decision {text!r} (legal: {' '.join(state.legal_text())})")
+    return decision
+
+
 def _ask(bot: Engine, state: engine.State, seat: int, tc: TimeControl, clocks: list[float],
          healthy: dict[int, bool]) -> tuple[int, float]:
     """One decision of `seat` within its time; raises Forfeit on any failure."""
@@ -143,15 +192,9 @@ def _ask(bot: Engine, state: engine.State, seat: int, tc: TimeControl, clocks: l
     timeout = (budget + tc.margin_ms) / 1000.0
     started = time.perf_counter()
     try:
-        result = bot.play(state.view_text(seat), _limits(tc, clocks), timeout=timeout)
-    except EngineTimeoutError as err:
-        raise Forfeit(seat, "timeout", f"no decision within {budget:.0f} ms + {tc.margin_ms} ms margin") from err
-    except EngineTerminatedError as err:
-        raise Forfeit(seat, "crash", f"the bot exited: {err}") from err
-    except ProtocolError as err:
-        raise Forfeit(seat, "malformed", f"not UEI: {err}") from err
+        text = bot.decide(state.view_text(seat), _limits(tc, clocks), timeout=timeout)
     except EngineError as err:
-        raise Forfeit(seat, "malformed", f"the bot rejected the position: {err}") from err
+        raise _engine_forfeit(err, seat, budget, tc.margin_ms) from err
     elapsed = (time.perf_counter() - started) * 1000.0
     if tc.clock_ms is not None:
         clocks[seat] -= elapsed
@@ -160,11 +203,4 @@ def _ask(bot: Engine, state: engine.State, seat: int, tc: TimeControl, clocks: l
         clocks[seat] += tc.increment_ms
     elif elapsed > budget + tc.margin_ms:
         raise Forfeit(seat, "timeout", f"took {elapsed:.0f} ms for movetime {budget:.0f} ms")
-    try:
-        decision = state.parse_decision(result.decision)
-    except NotationError as err:
-        raise Forfeit(seat, "malformed", f"bestmove {result.decision!r}: {err}") from err
-    if not state.is_legal(decision):
-        raise Forfeit(seat, "illegal", f"illegal decision {result.decision!r} "
-                                       f"(legal: {' '.join(state.legal_text())})")
-    return decision, elapsed
+    return _checked_decision(state, seat, text), elapsed

@@ -6,11 +6,13 @@ the given futures is done.
 from __future__ import annotations
 
 import concurrent.futures as cf
+import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
 from arena.config import BotSpec, ResourceLimits
+from arena.launch import die_with_parent
 from arena.pool import BotPool
 from arena.record import GameRecord
 from arena.referee import GameSetup, play_game
@@ -51,3 +53,62 @@ class LocalRunner:
         self.pool.close()
         self._executor.shutdown(wait=True, cancel_futures=True)
         self.pool.close()
+
+
+class ProcessRunner:
+    """Games in worker processes, one game at a time each, every worker with its own bot pool.
+
+    Threads of one interpreter share its lock: with bots that answer in microseconds, the
+    referees' Python becomes the bottleneck of a whole tournament (docs/performance.md). Worker
+    processes referee in parallel. Workers ignore Ctrl-C (the arena handles it and shuts them
+    down), die with the arena (PR_SET_PDEATHSIG) and quit their bots when they end; their bots die
+    with them (arena.launch).
+    """
+
+    def __init__(self, bots: list[BotSpec], limits: ResourceLimits, workers: int,
+                 log_dir: str | Path | None = None) -> None:
+        import multiprocessing
+
+        self.slots = workers
+        # spawn: forking a threaded arena could copy a held lock into the child
+        self._executor = cf.ProcessPoolExecutor(
+            max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
+            initializer=_worker_start, initargs=(bots, limits, None if log_dir is None else str(log_dir), os.getpid()))
+
+    def submit(self, setup: GameSetup, dropped: frozenset[int]) -> cf.Future:
+        return self._executor.submit(_play_in_worker, setup, dropped)
+
+    def wait_any(self, futures: Sequence[cf.Future], timeout: float | None) -> list[cf.Future]:
+        done, _ = cf.wait(futures, timeout=timeout, return_when=cf.FIRST_COMPLETED)
+        return list(done)
+
+    def result(self, future: cf.Future) -> GameRecord:
+        return future.result()
+
+    def close(self) -> None:
+        self._executor.shutdown(wait=True, cancel_futures=True)
+
+
+_worker_pool: BotPool | None = None
+
+
+def _worker_start(bots: list[BotSpec], limits: ResourceLimits, log_dir: str | None, parent: int) -> None:
+    """Runs once in each worker process."""
+    import multiprocessing.util
+    import signal
+
+    global _worker_pool
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if not die_with_parent(parent):
+        os._exit(1)  # the arena is gone already
+    logs = None if log_dir is None else Path(log_dir) / f"worker-{os.getpid()}"
+    _worker_pool = BotPool(bots, limits, logs)
+    # run when the worker ends normally (multiprocessing exits with os._exit, skipping atexit)
+    multiprocessing.util.Finalize(_worker_pool, _worker_pool.close, exitpriority=10)
+
+
+def _play_in_worker(setup: GameSetup, dropped: frozenset[int]) -> GameRecord:
+    assert _worker_pool is not None, "worker not initialised"
+    record = play_game(setup, _worker_pool.acquire, _worker_pool.release, dropped)
+    record.worker = f"pid {os.getpid()}"
+    return record

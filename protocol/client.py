@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import IO
 
 from bots.policy import Limits, PolicyOption
+from protocol.pipes import read_within, write_some
 from protocol.errors import EngineError, EngineTerminatedError, EngineTimeoutError, ProtocolError
 from protocol.messages import (Info, MessageError, format_gameover, format_go, format_newgame, is_error_info,
                                parse_info, parse_option)
@@ -346,46 +347,57 @@ class Engine:
         limits = limits or Limits()
         if limits.infinite:
             raise ValueError("go infinite never ends by itself: use start_search() and stop()")
-        if on_info is None and self.transcript is None and isinstance(view, str) and "\n" not in view:
-            return self._play_quickly(view, limits, timeout)
+        if on_info is None and isinstance(view, str):
+            started = time.perf_counter()
+            answer = self._answer(view, limits, timeout)
+            if isinstance(answer, str):
+                return PlayResult(answer, [], (time.perf_counter() - started) * 1000)
+            return answer
         return self.start_search(limits, on_info=on_info, view=view).wait(timeout)
 
-    def _play_quickly(self, view: str, limits: Limits, timeout: float | None) -> PlayResult:
-        """`play` for a referee's loop: when the bot's whole answer is one `bestmove` line, it is
-        taken straight from the pipe; anything else (info lines, errors, a partial line, silence,
-        end of file) goes to the buffer and through the general path, which reads it as usual."""
+    def decide(self, view: str, limits: Limits, timeout: float | None = None) -> str:
+        """The decision text of `play(view, limits)`: the referee's lane (no info kept)."""
+        answer = self._answer(view, limits, timeout)
+        return answer if isinstance(answer, str) else answer.decision
+
+    def _answer(self, view: str, limits: Limits, timeout: float | None) -> str | PlayResult:
+        """`position` + `go`. When the bot's whole answer is one plain `bestmove` line it comes
+        straight from the pipe (protocol/pipes.pyx) as the decision text; anything else (info
+        lines, errors, a line in pieces, silence, end of file, a full pipe) goes to the buffer
+        and through the general reader, which returns the PlayResult or raises as usual."""
+        if self.transcript is not None or "\n" in view or self._buffer or self._eof:
+            return self.start_search(limits, view=view).wait(timeout)
+        request = f"position {view}\n{_go_line(limits)}\n".encode("utf-8")
         with self._consumer:
             if self._search is not None:
                 raise EngineError("a search is already running")
-            search = Search(self, limits, None)
-            self._search = search
-            self.send(f"position {view}\n{_go_line(limits)}")
-            if not self._buffer and not self._eof:
-                chunk = self._read_answer(timeout)
+            started = time.perf_counter()
+            with self._write_lock:
+                if self._closed:
+                    raise EngineTerminatedError("the bot has been closed", returncode=self.process.returncode)
+                self._search = _QuickSearch(self)
+                written = write_some(self._in_fd, request)
+            chunk = None
+            if written == len(request):
+                chunk = read_within(self._out_fd, -1 if timeout is None else int(timeout * 1000) + 1)
                 if chunk is not None:
                     answer = _BESTMOVE_ONLY.fullmatch(chunk)
                     if answer is not None:
                         self._search = None
-                        return PlayResult(answer.group(1).decode("ascii"), search.info,
-                                          (time.perf_counter() - search.started) * 1000)
-                    if chunk:
-                        self._buffer += chunk
-                    else:
-                        self._eof = True
-            remaining = None if timeout is None else max(0.0, timeout - (time.perf_counter() - search.started))
+                        return answer.group(1).decode("ascii")
+            search = Search(self, limits, None)
+            search.started = started
+            search.stopped_at = self._search.stopped_at
+            self._search = search
+            if chunk is not None:
+                if chunk:
+                    self._buffer += chunk
+                else:
+                    self._eof = True
+            elif written < len(request):
+                self._write(memoryview(request)[max(0, written):])  # raises if the bot is gone
+            remaining = None if timeout is None else max(0.0, timeout - (time.perf_counter() - started))
             return search.wait(remaining)
-
-    def _read_answer(self, timeout: float | None) -> bytes | None:
-        """What the bot has written within `timeout` (b"" at end of file), or None."""
-        for attempt in (0, 1):
-            try:
-                return os.read(self._out_fd, 65536)
-            except BlockingIOError:
-                if attempt == 0:
-                    self._reader.poll(None if timeout is None else max(0, int(timeout * 1000) + 1))
-            except OSError:
-                return b""
-        return None
 
     def start_search(self, limits: Limits, *, on_info: Callable[[Info], None] | None = None,
                      view: object | None = None) -> Search:
@@ -458,7 +470,9 @@ class Engine:
         """Writes one command line to the bot (from any thread)."""
         if self.transcript is not None:
             self.transcript.extend((">", part) for part in line.split("\n"))
-        data = memoryview((line + "\n").encode("utf-8"))
+        self._write(memoryview((line + "\n").encode("utf-8")), timeout)
+
+    def _write(self, data: memoryview, timeout: float = SEND_TIMEOUT) -> None:
         with self._write_lock:
             if self._closed:
                 raise EngineTerminatedError("the bot has been closed", returncode=self.process.returncode)
@@ -621,6 +635,21 @@ class Engine:
             hs.done = True
         else:
             self._garbage(line, "ueiok takes no arguments")
+
+
+class _QuickSearch:
+    """The search of `Engine._answer` while its answer is read straight from the pipe."""
+
+    done = False
+
+    def __init__(self, engine: Engine) -> None:
+        self._engine = engine
+        self.stopped_at: float | None = None
+
+    def stop(self) -> None:
+        if self.stopped_at is None:
+            self.stopped_at = time.perf_counter()
+            self._engine.send("stop")
 
 
 _BESTMOVE_ONLY = re.compile(rb"bestmove ([!-~]+)\r?\n")
