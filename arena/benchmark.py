@@ -1,6 +1,10 @@
 """Arena throughput: random against random through the protocol, all games in parallel slots.
 
->>> # expeditions bench --arena --json  ->  {"arena_games_per_s": ..., ...}
+Measured twice in one run: with every game refereed in its own worker process (`--processes`,
+the headline figure) and with the games in threads of the arena (the default of `expeditions
+arena`), whose ratio shows what the arena's own Python costs.
+
+>>> # expeditions bench --arena --json  ->  {"arena_games_per_s": ..., "threads_games_per_s": ...}
 """
 from __future__ import annotations
 
@@ -8,50 +12,61 @@ import os
 import tempfile
 import time
 
-from arena.config import TimeControl, TournamentConfig, builtin_bot
+from arena.config import BotSpec, TimeControl, TournamentConfig, builtin_bot
 from arena.runner import LocalRunner, ProcessRunner
 from arena.store import Store
 from arena.tournament import Tournament
 
 
+def _cpus() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 2)
+
+
 def arena_benchmark(edition: str = "classic", options: dict | None = None, seconds: float = 10.0,
-                    concurrency: int | None = None, players: int | None = None, workers: int = 0) -> dict:
-    """Plays random-vs-random tournaments for about `seconds` and reports games per second.
+                    concurrency: int | None = None, players: int | None = None) -> dict:
+    """Plays random-vs-random tournaments for about `seconds` per mode; games per second.
 
     A game is one deal (`rounds=1` unless options say otherwise), as in the engine benchmark;
-    bot start-up is excluded (one warm-up game first), database writes are included.
+    bot start-up is excluded (one warm-up tournament first), database writes are included.
     """
     options = dict(options or {"rounds": 1})
-    # Random bots answer at once: a game waits mostly on pipes and wake-ups, so several games
-    # per core keep the cores busy (measured: 4 per core beats 1 and 8).
-    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 2
-    slots = concurrency or 4 * cpus
     bots = [builtin_bot("random"), builtin_bot("random")]
     bots[1].name = "random2"
+    # Random bots answer at once: a game waits mostly on pipes and wake-ups, so more games than
+    # cores keep the cores busy (measured: 2 worker processes per core, or 4 threads per core).
+    processes = _measure(edition, options, players, bots, seconds, concurrency or 2 * _cpus(), True)
+    threads = _measure(edition, options, players, bots, seconds, concurrency or 4 * _cpus(), False)
+    return {"edition": edition, "options": options,
+            "arena_games_per_s": processes["games_per_s"], "arena_decisions_per_s": processes["decisions_per_s"],
+            "processes": processes["slots"], "games": processes["games"], "seconds": processes["seconds"],
+            "threads_games_per_s": threads["games_per_s"], "threads_decisions_per_s": threads["decisions_per_s"],
+            "threads": threads["slots"], "processes_over_threads": round(processes["games_per_s"] / threads["games_per_s"], 2)}
+
+
+def _measure(edition: str, options: dict, players: int | None, bots: list[BotSpec], seconds: float,
+             slots: int, processes: bool) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         store = Store(os.path.join(tmp, "bench.sqlite"))
         limits = TournamentConfig(edition, bots).limits
-        runner = ProcessRunner(bots, limits, workers) if workers else LocalRunner(bots, limits, slots)
-        slots = runner.slots
+        runner = ProcessRunner(bots, limits, slots) if processes else LocalRunner(bots, limits, slots)
+        time_control = TimeControl(movetime_ms=1000, margin_ms=2000)
         try:
             warm = TournamentConfig(edition, bots, options=options, players=players, deals=slots, seed=1,
-                                    concurrency=slots, time=TimeControl(movetime_ms=1000, margin_ms=2000))
+                                    concurrency=slots, time=time_control)
             Tournament(warm, store).run(runner)
             games = decisions = 0
             start = time.perf_counter()
             deals = 2 * slots
             while time.perf_counter() - start < seconds:
                 config = TournamentConfig(edition, bots, options=options, players=players, deals=deals,
-                                          seed=games + 2, concurrency=slots,
-                                          time=TimeControl(movetime_ms=1000, margin_ms=2000))
+                                          seed=games + 2, concurrency=slots, time=time_control)
                 outcome = Tournament(config, store).run(runner)
                 games += len(outcome.games)
-                decisions += sum(len(store.decisions(g.id)) for g in outcome.games)
+                decisions += sum(len(g.decisions) for g in outcome.games)
                 deals = min(deals * 2, 64)
             elapsed = time.perf_counter() - start
         finally:
             runner.close()
             store.close()
-    return {"edition": edition, "options": options, "concurrency": slots, "games": games,
-            "arena_games_per_s": round(games / elapsed, 2), "arena_decisions_per_s": round(decisions / elapsed),
-            "seconds": round(elapsed, 2)}
+    return {"slots": slots, "games": games, "games_per_s": round(games / elapsed, 2),
+            "decisions_per_s": round(decisions / elapsed), "seconds": round(elapsed, 2)}

@@ -74,9 +74,12 @@ class ProcessRunner:
         self._executor = cf.ProcessPoolExecutor(
             max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
             initializer=_worker_start, initargs=(bots, limits, None if log_dir is None else str(log_dir), os.getpid()))
+        self._submitted: list[cf.Future] = []
 
     def submit(self, setup: GameSetup, dropped: frozenset[int]) -> cf.Future:
-        return self._executor.submit(_play_in_worker, setup, dropped)
+        future = self._executor.submit(_play_in_worker, setup, dropped)
+        self._submitted = [f for f in self._submitted if not f.done()] + [future]
+        return future
 
     def wait_any(self, futures: Sequence[cf.Future], timeout: float | None) -> list[cf.Future]:
         done, _ = cf.wait(futures, timeout=timeout, return_when=cf.FIRST_COMPLETED)
@@ -86,6 +89,12 @@ class ProcessRunner:
         return future.result()
 
     def close(self) -> None:
+        """Ends the workers; games still running (an interrupted tournament) are abandoned: each
+        worker stops its game, quits its bots and exits."""
+        if any(not f.done() for f in self._submitted):
+            workers = getattr(self._executor, "_processes", None) or {}  # CPython's pid -> Process
+            for process in list(workers.values()):
+                process.terminate()  # SIGTERM: _stop_game in the worker
         self._executor.shutdown(wait=True, cancel_futures=True)
 
 
@@ -99,12 +108,19 @@ def _worker_start(bots: list[BotSpec], limits: ResourceLimits, log_dir: str | No
 
     global _worker_pool
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _stop_game)
     if not die_with_parent(parent):
         os._exit(1)  # the arena is gone already
     logs = None if log_dir is None else Path(log_dir) / f"worker-{os.getpid()}"
     _worker_pool = BotPool(bots, limits, logs)
     # run when the worker ends normally (multiprocessing exits with os._exit, skipping atexit)
     multiprocessing.util.Finalize(_worker_pool, _worker_pool.close, exitpriority=10)
+
+
+def _stop_game(signum: int, frame: object) -> None:
+    """SIGTERM in a worker: abandon the game (its bots are released as failed, so killed); the
+    worker then exits at the executor's shutdown, quitting the rest of its bots."""
+    raise SystemExit(1)
 
 
 def _play_in_worker(setup: GameSetup, dropped: frozenset[int]) -> GameRecord:

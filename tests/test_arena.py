@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from arena.config import BotSpec, TimeControl, TournamentConfig, builtin_bot
-from arena.runner import LocalRunner
+from arena.runner import LocalRunner, ProcessRunner
 from arena.standings import standings
 from arena.store import Store
 from arena.tournament import Tournament
@@ -28,10 +28,11 @@ def broken(name: str) -> BotSpec:
     return BotSpec(name, [sys.executable, str(BOTS / f"{name}.py")])
 
 
-def run_local(config: TournamentConfig, db: Path) -> tuple[Tournament, object]:
+def run_local(config: TournamentConfig, db: Path, processes: bool = False) -> tuple[Tournament, object]:
     store = Store(db)
     tournament = Tournament(config, store)
-    runner = LocalRunner(config.bots, config.limits, config.concurrency)
+    kind = ProcessRunner if processes else LocalRunner
+    runner = kind(config.bots, config.limits, config.concurrency)
     try:
         outcome = tournament.run(runner)
     finally:
@@ -56,14 +57,17 @@ def marked_processes(mark: str) -> list[int]:
 
 
 def children_of(pid: int) -> list[int]:
+    """Child processes of `pid`, but for multiprocessing's resource tracker (one per interpreter
+    that started worker processes, alive until the interpreter exits: not a leak)."""
     out = []
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
             try:
                 stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                command = (entry / "cmdline").read_bytes()
             except OSError:
                 continue
-            if int(stat[1]) == pid:
+            if int(stat[1]) == pid and b"resource_tracker" not in command:
                 out.append(int(entry.name))
     return out
 
@@ -95,11 +99,12 @@ def test_tournament_records_every_game_and_ranks_greedy_first(tmp_path):
     assert children_of(os.getpid()) == []          # every bot process was reaped
 
 
-def test_misbehaving_bots_lose_with_the_right_reason(tmp_path):
+@pytest.mark.parametrize("processes", [False, True], ids=["threads", "processes"])
+def test_misbehaving_bots_lose_with_the_right_reason(tmp_path, processes):
     bots = [builtin_bot("random"), broken("crash"), broken("hang"), broken("garbage"), broken("illegal")]
     config = TournamentConfig("classic", bots, options={"rounds": 1}, format="gauntlet", deals=3, seed=9,
                               concurrency=2, time=TimeControl(movetime_ms=50, margin_ms=150), max_failures=3)
-    _, outcome = run_local(config, tmp_path / "t.sqlite")
+    _, outcome = run_local(config, tmp_path / "t.sqlite", processes)
     assert len(outcome.games) == 24 and outcome.status == "finished"
     expected = {"crash": "crash", "hang": "timeout", "garbage": "malformed", "illegal": "illegal"}
     for g in outcome.games:
@@ -141,9 +146,10 @@ def _games(db: Path) -> list[int]:
         return []
 
 
-def test_killed_arena_leaves_no_bots_and_resume_completes(tmp_path):
+@pytest.mark.parametrize("extra", [(), ("--processes",)], ids=["threads", "processes"])
+def test_killed_arena_leaves_no_bots_and_resume_completes(tmp_path, extra):
     db, mark = tmp_path / "t.sqlite", uuid.uuid4().hex
-    arena = _arena(db, mark)
+    arena = _arena(db, mark, *extra)
     assert wait_for(lambda: db.exists() and len(_games(db)) >= 3), arena.stderr.read() if arena.poll() else ""
     assert marked_processes(mark)                  # bots are running
     arena.kill()                                   # SIGKILL: no chance to clean up
@@ -159,9 +165,10 @@ def test_killed_arena_leaves_no_bots_and_resume_completes(tmp_path):
     assert "finished; 24 of 24" in resumed.stdout
 
 
-def test_interrupted_arena_stops_cleanly(tmp_path):
+@pytest.mark.parametrize("extra", [(), ("--processes",)], ids=["threads", "processes"])
+def test_interrupted_arena_stops_cleanly(tmp_path, extra):
     db, mark = tmp_path / "t.sqlite", uuid.uuid4().hex
-    arena = _arena(db, mark)
+    arena = _arena(db, mark, *extra)
     assert wait_for(lambda: db.exists() and len(_games(db)) >= 2)
     arena.send_signal(signal.SIGINT)
     _, err = arena.communicate(timeout=30)
@@ -265,3 +272,11 @@ command = {json.dumps(expeditions_argv("bot", "random"))}
     missing = subprocess.run([*expeditions_argv("replay"), "--db", str(db), "--game", "999"], env=child_env(),
                              capture_output=True, text=True, timeout=120)
     assert missing.returncode == 2 and "no game 999" in missing.stderr
+
+
+def test_processes_and_threads_benchmark_report_both_rates():
+    from arena.benchmark import arena_benchmark
+    figures = arena_benchmark(seconds=0.3, concurrency=2)
+    assert figures["arena_games_per_s"] > 0 and figures["threads_games_per_s"] > 0
+    assert figures["processes"] == figures["threads"] == 2 and figures["processes_over_threads"] > 0
+    assert children_of(os.getpid()) == []

@@ -49,6 +49,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--log-dir", help="directory for the bots' stderr logs")
     p.add_argument("--plot", metavar="FILE.png", help="write a PNG of the ratings with intervals")
     p.add_argument("--export", metavar="FILE.jsonl", help="write every game as JSON lines at the end")
+    p.add_argument("--processes", action="store_true",
+                   help="referee each of the -j games at once in its own worker process (with its own "
+                        "bot processes) instead of a thread of the arena: for bots that answer in "
+                        "microseconds, whose games the arena's own Python would limit (docs/arena.md)")
     p.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="run the games on this Dask cluster")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress display")
     p.set_defaults(run=run)
@@ -137,7 +141,9 @@ def _runner(config: TournamentConfig, args: argparse.Namespace):
     if args.scheduler:
         from arena.cluster import DaskRunner
         return DaskRunner(args.scheduler, config.bots, config.limits, config.concurrency if args.concurrency else None)
-    from arena.runner import LocalRunner
+    from arena.runner import LocalRunner, ProcessRunner
+    if args.processes:
+        return ProcessRunner(config.bots, config.limits, config.concurrency, args.log_dir)
     return LocalRunner(config.bots, config.limits, config.concurrency, args.log_dir)
 
 

@@ -20,8 +20,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="instead, time position+go -> bestmove round trips with the random bot over pipes "
                         "(key roundtrip_us_median, in microseconds)")
     p.add_argument("--arena", action="store_true",
-                   help="instead, random-vs-random games through the protocol in the arena, all CPUs "
-                        "(key arena_games_per_s; a game is one deal unless -o rounds=N)")
+                   help="instead, random-vs-random games through the protocol in the arena, all CPUs, "
+                        "refereed in worker processes (key arena_games_per_s) and, as the baseline, in "
+                        "threads (threads_games_per_s); a game is one deal unless -o rounds=N")
     p.add_argument("--search", action="store_true",
                    help="instead, ISMCTS iterations per second at the first decision of a deal, one thread, "
                         "random and heuristic rollouts (keys iterations_per_s, heuristic_iterations_per_s), "
