@@ -1,8 +1,8 @@
 """Arena throughput: random against random through the protocol, all games in parallel slots.
 
-Measured twice in one run: with every game refereed in its own worker process (`--processes`,
-the headline figure) and with the games in threads of the arena (the default of `expeditions
-arena`), whose ratio shows what the arena's own Python costs.
+Measured twice in one run: with every game refereed in its own worker process pinned to a CPU
+with its bots (`expeditions arena --processes --pin`, the headline figure) and with the games in
+threads of the arena (the default of `expeditions arena`), the baseline.
 
 >>> # expeditions bench --arena --json  ->  {"arena_games_per_s": ..., "threads_games_per_s": ...}
 """
@@ -32,9 +32,10 @@ def arena_benchmark(edition: str = "classic", options: dict | None = None, secon
     options = dict(options or {"rounds": 1})
     bots = [builtin_bot("random"), builtin_bot("random")]
     bots[1].name = "random2"
-    # Random bots answer at once: a game waits mostly on pipes and wake-ups, so more games than
-    # cores keep the cores busy (measured: 2 worker processes per core, or 4 threads per core).
-    processes = _measure(edition, options, players, bots, seconds, concurrency or 2 * _cpus(), True)
+    # Random bots answer at once: a game is hand-offs between three processes. One worker per CPU,
+    # pinned there with its bots, hands off without crossing cores (measured on 2 cores: 107
+    # games/s; 2 unpinned workers per core 80); threads keep the cores busiest at 4 per core.
+    processes = _measure(edition, options, players, bots, seconds, concurrency or _cpus(), True, pin=True)
     threads = _measure(edition, options, players, bots, seconds, concurrency or 4 * _cpus(), False)
     return {"edition": edition, "options": options,
             "arena_games_per_s": processes["games_per_s"], "arena_decisions_per_s": processes["decisions_per_s"],
@@ -44,11 +45,11 @@ def arena_benchmark(edition: str = "classic", options: dict | None = None, secon
 
 
 def _measure(edition: str, options: dict, players: int | None, bots: list[BotSpec], seconds: float,
-             slots: int, processes: bool) -> dict:
+             slots: int, processes: bool, pin: bool = False) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         store = Store(os.path.join(tmp, "bench.sqlite"))
         limits = TournamentConfig(edition, bots).limits
-        runner = ProcessRunner(bots, limits, slots) if processes else LocalRunner(bots, limits, slots)
+        runner = ProcessRunner(bots, limits, slots, pin_cpus=pin) if processes else LocalRunner(bots, limits, slots)
         time_control = TimeControl(movetime_ms=1000, margin_ms=2000)
         try:
             warm = TournamentConfig(edition, bots, options=options, players=players, deals=slots, seed=1,

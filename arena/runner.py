@@ -66,14 +66,16 @@ class ProcessRunner:
     """
 
     def __init__(self, bots: list[BotSpec], limits: ResourceLimits, workers: int,
-                 log_dir: str | Path | None = None) -> None:
+                 log_dir: str | Path | None = None, pin_cpus: bool = False) -> None:
         import multiprocessing
 
         self.slots = workers
         # spawn: forking a threaded arena could copy a held lock into the child
+        context = multiprocessing.get_context("spawn")
+        pin = context.Value("i", 0) if pin_cpus and hasattr(os, "sched_setaffinity") else None
         self._executor = cf.ProcessPoolExecutor(
-            max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
-            initializer=_worker_start, initargs=(bots, limits, None if log_dir is None else str(log_dir), os.getpid()))
+            max_workers=workers, mp_context=context, initializer=_worker_start,
+            initargs=(bots, limits, None if log_dir is None else str(log_dir), os.getpid(), pin))
         self._submitted: list[cf.Future] = []
 
     def submit(self, setup: GameSetup, dropped: frozenset[int]) -> cf.Future:
@@ -101,7 +103,8 @@ class ProcessRunner:
 _worker_pool: BotPool | None = None
 
 
-def _worker_start(bots: list[BotSpec], limits: ResourceLimits, log_dir: str | None, parent: int) -> None:
+def _worker_start(bots: list[BotSpec], limits: ResourceLimits, log_dir: str | None, parent: int,
+                  pin: Any = None) -> None:
     """Runs once in each worker process."""
     import multiprocessing.util
     import signal
@@ -111,6 +114,12 @@ def _worker_start(bots: list[BotSpec], limits: ResourceLimits, log_dir: str | No
     signal.signal(signal.SIGTERM, _stop_game)
     if not die_with_parent(parent):
         os._exit(1)  # the arena is gone already
+    if pin is not None:
+        with pin.get_lock():
+            number = pin.value
+            pin.value += 1
+        cpus = sorted(os.sched_getaffinity(0))
+        os.sched_setaffinity(0, {cpus[number % len(cpus)]})  # the bots started here inherit it
     logs = None if log_dir is None else Path(log_dir) / f"worker-{os.getpid()}"
     _worker_pool = BotPool(bots, limits, logs)
     # run when the worker ends normally (multiprocessing exits with os._exit, skipping atexit)

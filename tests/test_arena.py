@@ -28,11 +28,13 @@ def broken(name: str) -> BotSpec:
     return BotSpec(name, [sys.executable, str(BOTS / f"{name}.py")])
 
 
-def run_local(config: TournamentConfig, db: Path, processes: bool = False) -> tuple[Tournament, object]:
+def run_local(config: TournamentConfig, db: Path, mode: str = "threads") -> tuple[Tournament, object]:
     store = Store(db)
     tournament = Tournament(config, store)
-    kind = ProcessRunner if processes else LocalRunner
-    runner = kind(config.bots, config.limits, config.concurrency)
+    if mode == "threads":
+        runner = LocalRunner(config.bots, config.limits, config.concurrency)
+    else:
+        runner = ProcessRunner(config.bots, config.limits, config.concurrency, pin_cpus=mode == "pinned")
     try:
         outcome = tournament.run(runner)
     finally:
@@ -99,12 +101,12 @@ def test_tournament_records_every_game_and_ranks_greedy_first(tmp_path):
     assert children_of(os.getpid()) == []          # every bot process was reaped
 
 
-@pytest.mark.parametrize("processes", [False, True], ids=["threads", "processes"])
-def test_misbehaving_bots_lose_with_the_right_reason(tmp_path, processes):
+@pytest.mark.parametrize("mode", ["threads", "processes", "pinned"])
+def test_misbehaving_bots_lose_with_the_right_reason(tmp_path, mode):
     bots = [builtin_bot("random"), broken("crash"), broken("hang"), broken("garbage"), broken("illegal")]
     config = TournamentConfig("classic", bots, options={"rounds": 1}, format="gauntlet", deals=3, seed=9,
                               concurrency=2, time=TimeControl(movetime_ms=50, margin_ms=150), max_failures=3)
-    _, outcome = run_local(config, tmp_path / "t.sqlite", processes)
+    _, outcome = run_local(config, tmp_path / "t.sqlite", mode)
     assert len(outcome.games) == 24 and outcome.status == "finished"
     expected = {"crash": "crash", "hang": "timeout", "garbage": "malformed", "illegal": "illegal"}
     for g in outcome.games:
@@ -146,7 +148,7 @@ def _games(db: Path) -> list[int]:
         return []
 
 
-@pytest.mark.parametrize("extra", [(), ("--processes",)], ids=["threads", "processes"])
+@pytest.mark.parametrize("extra", [(), ("--processes", "--pin")], ids=["threads", "processes"])
 def test_killed_arena_leaves_no_bots_and_resume_completes(tmp_path, extra):
     db, mark = tmp_path / "t.sqlite", uuid.uuid4().hex
     arena = _arena(db, mark, *extra)
@@ -280,3 +282,9 @@ def test_processes_and_threads_benchmark_report_both_rates():
     assert figures["arena_games_per_s"] > 0 and figures["threads_games_per_s"] > 0
     assert figures["processes"] == figures["threads"] == 2 and figures["processes_over_threads"] > 0
     assert children_of(os.getpid()) == []
+
+
+def test_pin_needs_processes(tmp_path):
+    run = subprocess.run([*expeditions_argv("arena"), "--db", str(tmp_path / "t.sqlite"), "--pin", "--quiet"],
+                         env=child_env(), capture_output=True, text=True, timeout=60)
+    assert run.returncode != 0 and "--pin needs --processes" in run.stderr

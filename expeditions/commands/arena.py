@@ -53,6 +53,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="referee each of the -j games at once in its own worker process (with its own "
                         "bot processes) instead of a thread of the arena: for bots that answer in "
                         "microseconds, whose games the arena's own Python would limit (docs/arena.md)")
+    p.add_argument("--pin", action="store_true",
+                   help="with --processes: keep each worker and its bots on one CPU (round robin), so "
+                        "that the hand-offs of a game never cross cores; for single-threaded bots that "
+                        "think in turn (an ISMCTS bot with Threads > 1 would get one core)")
     p.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="run the games on this Dask cluster")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress display")
     p.set_defaults(run=run)
@@ -143,7 +147,9 @@ def _runner(config: TournamentConfig, args: argparse.Namespace):
         return DaskRunner(args.scheduler, config.bots, config.limits, config.concurrency if args.concurrency else None)
     from arena.runner import LocalRunner, ProcessRunner
     if args.processes:
-        return ProcessRunner(config.bots, config.limits, config.concurrency, args.log_dir)
+        return ProcessRunner(config.bots, config.limits, config.concurrency, args.log_dir, pin_cpus=args.pin)
+    if args.pin:
+        raise CommandError("--pin needs --processes (threads of one arena process cannot be pinned apart)")
     return LocalRunner(config.bots, config.limits, config.concurrency, args.log_dir)
 
 
