@@ -8,11 +8,13 @@ ctypedef int (*BotDecisionFn)(const void* s, Rng* rng, double epsilon) noexcept 
 # Expected score margin that the current, unscored round adds for seat's row or team over the
 # other (points; 0 once the match is over). Reads the full state: meant for determinized states.
 ctypedef double (*BotEvaluateFn)(const void* s, int seat) noexcept nogil
+ctypedef void (*BotScoreFn)(const void* s, const int* legal, int n, double* scores) noexcept nogil
 
 ctypedef struct BotOps:
     const char* name          # the edition
     BotDecisionFn decision
     BotEvaluateFn evaluate
+    BotScoreFn score          # the heuristic's score of each legal decision (higher is better), or NULL
 
 cdef const BotOps* bot_ops(const char* edition) noexcept nogil
 cdef const BotOps* bot_ops_for(const GameOps* ops) noexcept nogil

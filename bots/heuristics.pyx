@@ -26,7 +26,8 @@ from libc.stdint cimport uint64_t, int64_t
 
 from engine._core cimport State, GameOps, Rng, play_matches
 from engine.lostcities cimport LCState
-from bots.lc_heuristic cimport HeurParams, lc_greedy_decision, lc_greedy_decision_p, lc_evaluate
+from bots.lc_heuristic cimport (HeurParams, lc_default_params, lc_evaluate, lc_greedy_decision,
+                                lc_greedy_decision_p, lc_score_decisions)
 from bots.lc_heuristic import EDITION_NAMES as LC_EDITIONS, check_params
 from bots.board_heuristic cimport board_greedy_decision, board_evaluate
 from bots.board_heuristic import versus as _board_versus
@@ -40,6 +41,11 @@ cdef double _lc_evaluate(const void* s, int seat) noexcept nogil:
     return lc_evaluate(<const LCState*>s, seat)
 
 
+cdef void _lc_score(const void* s, const int* legal, int n, double* scores) noexcept nogil:
+    cdef const LCState* st = <const LCState*>s
+    lc_score_decisions(st, lc_default_params(st.edition), legal, n, scores)
+
+
 cdef enum:
     N_BOTS = 4
 
@@ -50,9 +56,11 @@ BOTS[2].name = "expedition"
 for _i in range(3):
     BOTS[_i].decision = _lc_decision
     BOTS[_i].evaluate = _lc_evaluate
+    BOTS[_i].score = _lc_score
 BOTS[3].name = "board"  # bots/board_heuristic.pyx
 BOTS[3].decision = board_greedy_decision
 BOTS[3].evaluate = board_evaluate
+BOTS[3].score = NULL  # not wired: RootCandidates then keeps every decision
 
 EDITIONS = tuple(BOTS[i].name.decode() for i in range(N_BOTS))
 """The editions that have a heuristic."""

@@ -45,6 +45,7 @@ ctypedef struct SearchParams:
     int others            # OTHERS_*: how the other seats decide inside the tree
     int max_depth         # nodes below the root on a path before rollouts take over; 0 unlimited
     int root_sweep     # each sampled world evaluates every root decision once (common random numbers)
+    int root_candidates  # > 0: only the heuristic's best this many root decisions are searched
 
 
 cdef class Tree:
@@ -62,6 +63,10 @@ cdef class Tree:
     cdef int root_moves       # legal decisions at the root
     cdef int root_list[512]   # and which (MAX_LEGAL)
     cdef uint32_t* mark       # per decision id: == stamp when legal at the node being visited
+    cdef uint8_t* skip        # per decision id: 1 when left out at the root (root_candidates)
+    cdef int nskip            # how many root decisions are left out
+    cdef int skip_list[512]   # which (to clear them at the next begin)
+    cdef int nskip_list
     cdef uint32_t stamp
     cdef int seat
     cdef int horizon_round    # the round whose end is terminal, or -1 (REWARD_MATCH)
@@ -84,6 +89,7 @@ cdef class Tree:
     cdef void _reward(self, void* s, bint evaluated, double* out) noexcept nogil
     cdef int _compact(self, int32_t new_root) except -1
     cdef void _prune_root(self) noexcept
+    cdef void _choose_candidates(self, const void* state) noexcept
     cdef bint _settled(self, int64_t left, int64_t deadline_ns, int64_t now) noexcept nogil
     cdef int64_t _run(self, int64_t max_iter, int64_t deadline_ns, int64_t yield_ns,
                       int64_t node_limit, bint early) noexcept nogil

@@ -109,6 +109,8 @@ cdef class Tree:
         self.p.others = OTHERS_TREE
         self.p.max_depth = 0
         self.p.root_sweep = 0
+        self.p.root_candidates = 0
+        self.nskip = 0
 
     def __dealloc__(self):
         free(self.pool)
@@ -116,11 +118,12 @@ cdef class Tree:
         PyMem_Free(self.work)
         PyMem_Free(self.world)
         PyMem_Free(self.mark)
+        PyMem_Free(self.skip)
 
     # ----- set-up ----------------------------------------------------------------------------------
     def configure(self, *, double exploration=0.7, str rollout="random", double epsilon=0.1,
                   int cutoff=0, str reward="auto", double scale=40.0, double residual=0.25,
-                  str others="tree", int max_depth=0, bint root_sweep=False) -> None:
+                  str others="tree", int max_depth=0, bint root_sweep=False, int root_candidates=0) -> None:
         """Sets the search parameters (see bots/ismcts_policy.py for their options)."""
         if others not in OTHERS:
             raise ValueError(f"others: expected one of {', '.join(OTHERS)}, got {others!r}")
@@ -128,8 +131,10 @@ cdef class Tree:
             raise ValueError(f"rollout: expected one of {', '.join(ROLLOUTS)}, got {rollout!r}")
         if reward not in REWARDS:
             raise ValueError(f"reward: expected one of {', '.join(REWARDS)}, got {reward!r}")
-        if exploration < 0 or not 0.0 <= epsilon <= 1.0 or cutoff < 0 or scale <= 0 or residual < 0 or max_depth < 0:
-            raise ValueError("exploration >= 0, epsilon in 0..1, cutoff >= 0, scale > 0, residual >= 0, max_depth >= 0")
+        if exploration < 0 or not 0.0 <= epsilon <= 1.0 or cutoff < 0 or scale <= 0 or residual < 0 or max_depth < 0 \
+                or root_candidates < 0:
+            raise ValueError("exploration >= 0, epsilon in 0..1, cutoff >= 0, scale > 0, residual >= 0, max_depth >= 0, "
+                             "root_candidates >= 0")
         self.p.exploration = exploration
         self.p.rollout = ROLLOUTS[rollout]
         self.p.epsilon = epsilon
@@ -140,6 +145,7 @@ cdef class Tree:
         self.p.others = OTHERS[others]
         self.p.max_depth = max_depth
         self.p.root_sweep = root_sweep
+        self.p.root_candidates = root_candidates
 
     cdef int _reserve(self, const GameOps* ops) except -1:
         if ops == self.ops:
@@ -150,14 +156,20 @@ cdef class Tree:
         PyMem_Free(self.work)
         PyMem_Free(self.world)
         PyMem_Free(self.mark)
+        PyMem_Free(self.skip)
+        self.skip = <uint8_t*>PyMem_Malloc(ops.num_decision_ids)
         self.root_state = <char*>PyMem_Malloc(ops.state_size)
         self.work = <char*>PyMem_Malloc(ops.state_size)
         self.world = <char*>PyMem_Malloc(ops.state_size)
         self.mark = <uint32_t*>PyMem_Malloc(ops.num_decision_ids * sizeof(uint32_t))
-        if self.root_state == NULL or self.work == NULL or self.world == NULL or self.mark == NULL:
+        if self.root_state == NULL or self.work == NULL or self.world == NULL or self.mark == NULL \
+                or self.skip == NULL:
             self.ops = NULL
             raise MemoryError()
         memset(self.mark, 0, ops.num_decision_ids * sizeof(uint32_t))
+        memset(self.skip, 0, ops.num_decision_ids)
+        self.nskip = 0
+        self.nskip_list = 0
         self.stamp = 0
         self.ops = ops
         self.bot = bot_ops_for(ops)
@@ -212,6 +224,7 @@ cdef class Tree:
         self.play_rng.x = rng_next(&self.rng)
         self.world_left = 0
         self.root_moves = ops.legal(state.ptr, self.root_list)
+        self._choose_candidates(state.ptr)
         self.stop_flag = 0
         self.iters = 0
         self.reason_code = R_YIELD
@@ -309,7 +322,7 @@ cdef class Tree:
         cdef int moves[MAX_LEGAL]
         cdef int32_t path[MAX_DEPTH]
         cdef double reward[MAX_SEATS]
-        cdef int depth = 1, n, i, k, mover, d = 0, compatible, untried
+        cdef int depth = 1, n, i, k, mover, d = 0, compatible, untried, excluded
         cdef int32_t node = 0, c, best
         cdef uint32_t stamp
         cdef double score, best_score, C = self.p.exploration
@@ -351,6 +364,12 @@ cdef class Tree:
             stamp = self.stamp
             for i in range(n):
                 mark[moves[i]] = stamp
+            excluded = 0
+            if node == 0 and self.nskip > 0:
+                for i in range(n):
+                    if self.skip[moves[i]]:
+                        mark[moves[i]] = 0  # neither tried nor untried: never searched
+                        excluded += 1
             # Children legal in this determinization are available: count it, score them by UCB.
             compatible = 0
             best = -1
@@ -368,7 +387,7 @@ cdef class Tree:
                         best_score = score
                         best = c
                 c = nodes[c].sibling
-            untried = n - compatible
+            untried = n - excluded - compatible
             if sweep and node == 0:
                 # The root's decisions in turn, one per iteration of this world.
                 d = self.root_list[self.root_moves - 1 - self.world_left]
@@ -555,6 +574,41 @@ cdef class Tree:
         if node != 0:
             self._compact(node)
         return True
+
+    cdef void _choose_candidates(self, const void* state) noexcept:
+        # RootCandidates: the heuristic's best decisions only (ties to the earlier decision); the
+        # others are marked in `skip`, left out of root_list (so a kept subtree loses them too).
+        cdef double scores[512]
+        cdef int order[512]
+        cdef int i, j, k = self.p.root_candidates, n = self.root_moves, best, tmp
+        for i in range(self.nskip_list):
+            self.skip[self.skip_list[i]] = 0
+        self.nskip = 0
+        self.nskip_list = 0
+        if k <= 0 or n <= k or self.bot == NULL or self.bot.score == NULL:
+            return
+        self.bot.score(state, self.root_list, n, scores)
+        for i in range(n):
+            order[i] = i
+        for i in range(k):  # partial selection sort: k is small
+            best = i
+            for j in range(i + 1, n):
+                if scores[order[j]] > scores[order[best]]:
+                    best = j
+            tmp = order[i]
+            order[i] = order[best]
+            order[best] = tmp
+        for i in range(k, n):
+            self.skip[self.root_list[order[i]]] = 1
+            self.skip_list[self.nskip_list] = self.root_list[order[i]]
+            self.nskip_list += 1
+        self.nskip = n - k
+        j = 0
+        for i in range(n):
+            if not self.skip[self.root_list[i]]:
+                self.root_list[j] = self.root_list[i]
+                j += 1
+        self.root_moves = j
 
     cdef void _prune_root(self) noexcept:
         # A kept subtree's root has children for decisions that were legal only in some worlds

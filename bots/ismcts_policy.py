@@ -56,6 +56,7 @@ DEFAULTS: dict[str, Any] = {
     "Others": "heuristic",
     "MaxDepth": 1,
     "RootSelection": "ucb",
+    "RootCandidates": 0,
 }
 
 
@@ -104,6 +105,9 @@ class IsmctsPolicy(Policy):
         PolicyOption("RootSelection", "combo", DEFAULTS["RootSelection"], choices=("ucb", "sweep"),
                      help="ucb: UCB with availability at the root too; sweep: every sampled world (hidden cards "
                           "and rollout randomness) evaluates each root decision once, the best mean is played"),
+        PolicyOption("RootCandidates", "spin", DEFAULTS["RootCandidates"], 0, 64,
+                     help="search only the heuristic's best this many decisions at the root (0: all); "
+                          "card editions"),
         PolicyOption("Reward", "combo", DEFAULTS["Reward"], choices=("auto", "margin", "round", "match"),
                      help="auto: logistic of the match margin scaled by the rounds left; margin: fixed scale; "
                           "round: who leads after this round; match: rollouts to the end, win/draw/loss"),
@@ -157,7 +161,8 @@ class IsmctsPolicy(Policy):
         for tree in self._trees:
             tree.configure(exploration=s["Exploration"] / 100.0, rollout=s["Rollout"], epsilon=s["Epsilon"] / 100.0,
                            cutoff=s["RolloutCutoff"], reward=s["Reward"], scale=self._scale(),
-                           others=s["Others"], max_depth=s["MaxDepth"], root_sweep=s["RootSelection"] == "sweep")
+                           others=s["Others"], max_depth=s["MaxDepth"], root_sweep=s["RootSelection"] == "sweep",
+                           root_candidates=s["RootCandidates"])
         return self._trees
 
     # ----- deciding --------------------------------------------------------------------------------

@@ -295,3 +295,24 @@ def test_hash_and_threads_reallocate():
     bot.set_option("Hash", "4")
     bot.choose(_view(), Limits(iterations=100))
     assert bot.last_search.capacity == 4 * 2**20 // NODE_BYTES
+
+
+@pytest.mark.parametrize("edition", ["classic", "partners", "expedition"])
+@pytest.mark.parametrize("k", [1, 3])
+def test_root_candidates_are_the_heuristics_best(edition, k):
+    from bots.heuristics import greedy_decision
+    checked = 0
+    for seed in range(8):
+        state = random_state(edition, seed, 6 + seed % 2, rounds=1)
+        view = state.view(state.to_move)
+        if len(view.legal()) <= k:
+            continue  # answered without a search
+        bot = IsmctsPolicy(seed=2, RootCandidates=k)
+        bot.choose(view, Limits(iterations=400))
+        searched = set(bot.last_search.children)
+        assert len(searched) == k
+        if k == 1:  # the heuristic's own choice (ties broken alike: none in these positions)
+            assert searched == {greedy_decision(view.state, 0)}
+        assert sum(v for v, _ in bot.last_search.children.values()) == 400
+        checked += 1
+    assert checked >= 3
