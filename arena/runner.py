@@ -28,7 +28,18 @@ class Runner(Protocol):
     def close(self) -> None: ...
 
 
-class LocalRunner:
+class _FuturesRunner:
+    """What the runners on concurrent.futures executors share."""
+
+    def wait_any(self, futures: Sequence[cf.Future], timeout: float | None) -> list[cf.Future]:
+        done, _ = cf.wait(futures, timeout=timeout, return_when=cf.FIRST_COMPLETED)
+        return list(done)
+
+    def result(self, future: cf.Future) -> GameRecord:
+        return future.result()
+
+
+class LocalRunner(_FuturesRunner):
     """Games in threads of this process; bot processes from one shared pool."""
 
     def __init__(self, bots: list[BotSpec], limits: ResourceLimits, concurrency: int,
@@ -42,20 +53,13 @@ class LocalRunner:
     def submit(self, setup: GameSetup, dropped: frozenset[int]) -> cf.Future:
         return self._executor.submit(play_game, setup, self.pool.acquire, self.pool.release, dropped)
 
-    def wait_any(self, futures: Sequence[cf.Future], timeout: float | None) -> list[cf.Future]:
-        done, _ = cf.wait(futures, timeout=timeout, return_when=cf.FIRST_COMPLETED)
-        return list(done)
-
-    def result(self, future: cf.Future) -> GameRecord:
-        return future.result()
-
     def close(self) -> None:
         self.pool.close()
         self._executor.shutdown(wait=True, cancel_futures=True)
         self.pool.close()
 
 
-class ProcessRunner:
+class ProcessRunner(_FuturesRunner):
     """Games in worker processes, one game at a time each, every worker with its own bot pool.
 
     Threads of one interpreter share its lock: with bots that answer in microseconds, the
@@ -82,13 +86,6 @@ class ProcessRunner:
         future = self._executor.submit(_play_in_worker, setup, dropped)
         self._submitted = [f for f in self._submitted if not f.done()] + [future]
         return future
-
-    def wait_any(self, futures: Sequence[cf.Future], timeout: float | None) -> list[cf.Future]:
-        done, _ = cf.wait(futures, timeout=timeout, return_when=cf.FIRST_COMPLETED)
-        return list(done)
-
-    def result(self, future: cf.Future) -> GameRecord:
-        return future.result()
 
     def close(self) -> None:
         """Ends the workers; games still running (an interrupted tournament) are abandoned: each
