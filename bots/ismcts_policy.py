@@ -56,8 +56,13 @@ DEFAULTS: dict[str, Any] = {
     "Others": "heuristic",
     "MaxDepth": 1,
     "RootSelection": "ucb",
-    "RootCandidates": 0,
+    "RootCandidates": -1,
 }
+
+ROOT_CANDIDATES = {"partners": 12}
+"""The root decisions searched by edition when RootCandidates is -1 (0: all), from duplicate
+matches (docs/strength.md): in `partners` the two-card passes multiply the decisions, and a
+second of search spread over all of them chose worse than greedy."""
 
 
 @dataclass
@@ -105,9 +110,9 @@ class IsmctsPolicy(Policy):
         PolicyOption("RootSelection", "combo", DEFAULTS["RootSelection"], choices=("ucb", "sweep"),
                      help="ucb: UCB with availability at the root too; sweep: every sampled world (hidden cards "
                           "and rollout randomness) evaluates each root decision once, the best mean is played"),
-        PolicyOption("RootCandidates", "spin", DEFAULTS["RootCandidates"], 0, 64,
-                     help="search only the heuristic's best this many decisions at the root (0: all); "
-                          "card editions"),
+        PolicyOption("RootCandidates", "spin", DEFAULTS["RootCandidates"], -1, 64,
+                     help="search only the heuristic's best this many decisions at the root (0: all; "
+                          "-1: the edition's tuned number, 12 for partners, all elsewhere); card editions"),
         PolicyOption("Reward", "combo", DEFAULTS["Reward"], choices=("auto", "margin", "round", "match"),
                      help="auto: logistic of the match margin scaled by the rounds left; margin: fixed scale; "
                           "round: who leads after this round; match: rollouts to the end, win/draw/loss"),
@@ -151,6 +156,10 @@ class IsmctsPolicy(Policy):
     def _scale(self) -> float:
         return float(self.settings["MarginScale"] or ROUND_SPREAD.get(self._edition, DEFAULT_SPREAD) / 1.7)
 
+    def _root_candidates(self) -> int:
+        chosen = self.settings["RootCandidates"]
+        return ROOT_CANDIDATES.get(self._edition, 0) if chosen < 0 else chosen
+
     def _ensure_trees(self) -> list[Tree]:
         threads = self.settings["Threads"]
         if len(self._trees) != threads:
@@ -162,7 +171,7 @@ class IsmctsPolicy(Policy):
             tree.configure(exploration=s["Exploration"] / 100.0, rollout=s["Rollout"], epsilon=s["Epsilon"] / 100.0,
                            cutoff=s["RolloutCutoff"], reward=s["Reward"], scale=self._scale(),
                            others=s["Others"], max_depth=s["MaxDepth"], root_sweep=s["RootSelection"] == "sweep",
-                           root_candidates=s["RootCandidates"])
+                           root_candidates=self._root_candidates())
         return self._trees
 
     # ----- deciding --------------------------------------------------------------------------------

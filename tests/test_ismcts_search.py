@@ -316,3 +316,16 @@ def test_root_candidates_are_the_heuristics_best(edition, k):
         assert sum(v for v, _ in bot.last_search.children.values()) == 400
         checked += 1
     assert checked >= 3
+
+
+def test_root_candidates_default_by_edition():
+    # -1 (the default): partners searches the heuristic's best 12 root decisions, classic all
+    for edition, most in (("partners", 12), ("classic", 64)):
+        for seed in range(12):
+            state = random_state(edition, seed, 4 + seed % 3, rounds=1)
+            view = state.view(state.to_move)
+            if len(view.legal()) < 2:
+                continue
+            bot = IsmctsPolicy(seed=1)
+            bot.choose(view, Limits(iterations=3000))
+            assert len(bot.last_search.children) == min(most, len(view.legal()))
