@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import os
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Protocol
@@ -16,6 +17,7 @@ from arena.launch import die_with_parent
 from arena.pool import BotPool
 from arena.record import GameRecord
 from arena.referee import GameSetup, play_game
+from protocol.local import PROJECT_ROOT
 
 
 class Runner(Protocol):
@@ -74,6 +76,10 @@ class ProcessRunner(_FuturesRunner):
         import multiprocessing
 
         self.slots = workers
+        # A spawned worker takes this interpreter's sys.path: the packages in use must come first,
+        # or a worker started from a source checkout would import its unbuilt copy (protocol.local).
+        if sys.path[:1] != [str(PROJECT_ROOT)]:
+            sys.path.insert(0, str(PROJECT_ROOT))
         # spawn: forking a threaded arena could copy a held lock into the child
         context = multiprocessing.get_context("spawn")
         pin = context.Value("i", 0) if pin_cpus and hasattr(os, "sched_setaffinity") else None
