@@ -11,6 +11,7 @@ True
 >>> RandomDecider(7).decide(state) in state.legal()
 True
 """
+from bots.heuristics cimport BotOps, bot_ops_for
 from engine._core cimport GameOps, Rng, State, rng_next
 
 
@@ -32,7 +33,10 @@ cdef class Decider:
         """The decision for the seat to move in `state` (which must not be over)."""
         if state.ops.to_move(state.ptr) < 0:
             raise ValueError("the match is over: no decision to make")
-        return self.decide_c(state.ops, state.ptr)
+        cdef int d = self.decide_c(state.ops, state.ptr)
+        if d < 0:
+            raise ValueError(f"{type(self).__name__} cannot decide in {state.edition}")
+        return d
 
 
 cdef class RandomDecider(Decider):
@@ -40,3 +44,28 @@ cdef class RandomDecider(Decider):
 
     cdef int decide_c(self, const GameOps* ops, const void* state) noexcept nogil:
         return ops.random_decision(state, &self.rng)
+
+
+cdef class GreedyDecider(Decider):
+    """The edition's heuristic (bots/heuristics.pyx), ties and ε-random decisions from the generator.
+
+    >>> import engine
+    >>> state = engine.new_game("partners", seed=3)
+    >>> GreedyDecider(1).decide(state) in state.legal()
+    True
+    """
+
+    cdef public double epsilon
+    """Share of decisions made uniformly at random (0..1)."""
+
+    def __init__(self, seed=0, double epsilon=0.0):
+        if not 0.0 <= epsilon <= 1.0:
+            raise ValueError(f"epsilon must be in 0..1, got {epsilon}")
+        super().__init__(seed)
+        self.epsilon = epsilon
+
+    cdef int decide_c(self, const GameOps* ops, const void* state) noexcept nogil:
+        cdef const BotOps* b = bot_ops_for(ops)
+        if b == NULL:
+            return -1
+        return b.decision(state, &self.rng, self.epsilon)

@@ -20,14 +20,16 @@ True
 """
 from __future__ import annotations
 
-import random
-
 from bots import heuristics
+from bots.deciders import GreedyDecider
 from bots.policy import Policy, PolicyOption
 
 
 class GreedyPolicy(Policy):
-    """The heuristic's decision, with ties (and epsilon-random decisions) from its own generator."""
+    """The heuristic's decision, with ties (and epsilon-random decisions) from its own generator.
+
+    The generator is a compiled `GreedyDecider` (bots/deciders.pyx), which the protocol's C loop
+    calls directly for card views; both paths draw from it and decide alike."""
 
     name = "greedy"
     options = (
@@ -42,14 +44,19 @@ class GreedyPolicy(Policy):
         super().__init__()
         self.settings["Seed"] = seed
         self.settings["Epsilon"] = epsilon_percent
-        self.rng = random.Random(seed)
+        self.decider = GreedyDecider(seed, epsilon_percent / 100.0)
+
+    @property
+    def fast_decider(self) -> GreedyDecider:
+        return self.decider
 
     def on_option(self, name: str) -> None:
         if name == "Seed":
-            self.rng = random.Random(self.settings["Seed"])
+            self.decider.reseed(self.settings["Seed"])
+        elif name == "Epsilon":
+            self.decider.epsilon = self.settings["Epsilon"] / 100.0
 
     def choose(self, view, limits, stop=None, info=None) -> int:
         if view.to_move != view.seat:
             raise ValueError(f"seat {view.seat} is not to move (to move: {view.to_move})")
-        return heuristics.greedy_decision(view.state, self.rng.getrandbits(64),
-                                          self.settings["Epsilon"] / 100.0)
+        return self.decider.decide(view.state)

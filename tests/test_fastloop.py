@@ -14,19 +14,23 @@ import tempfile
 import pytest
 
 import engine
+from bots.greedy import GreedyPolicy
 from bots.random import RandomPolicy
 from protocol.fastloop import FastLoop
 from protocol.messages import format_gameover, format_newgame
 from protocol.server import Server
 
 
-def python_loop(lines: list[str], seed: int) -> str:
+POLICIES = {"random": RandomPolicy, "greedy": GreedyPolicy}
+
+
+def python_loop(lines: list[str], seed: int, bot: str = "random") -> str:
     out: list[str] = []
-    Server(RandomPolicy(seed), out.append).run(lines)
+    Server(POLICIES[bot](seed), out.append).run(lines)
     return "".join(line + "\n" for line in out)
 
 
-def c_loop(lines: list[str], seed: int) -> tuple[str, FastLoop]:
+def c_loop(lines: list[str], seed: int, bot: str = "random") -> tuple[str, FastLoop]:
     with tempfile.TemporaryFile() as stdin, tempfile.TemporaryFile() as stdout:
         stdin.write("".join(line + "\n" for line in lines).encode())
         stdin.seek(0)
@@ -35,7 +39,7 @@ def c_loop(lines: list[str], seed: int) -> tuple[str, FastLoop]:
         def write(line: str) -> None:
             os.write(out_fd, (line + "\n").encode())
 
-        policy = RandomPolicy(seed)
+        policy = POLICIES[bot](seed)
         server = Server(policy, write)
         loop = FastLoop(server, policy.fast_decider, out_fd)
         loop.run(stdin.fileno())
@@ -65,6 +69,8 @@ def game_session(edition: str, seed: int, players: int | None = None) -> list[st
             lines += ["d", "legal"]
         elif roll < 0.10:
             lines.append("setoption name Seed value 77")
+        elif roll < 0.105:
+            lines.append("setoption name Epsilon value 30")  # greedy: some random decisions
         elif roll < 0.11:
             lines.append("go clocks 1000")  # wrong number of seats
         lines.append(("position   " if roll > 0.97 else "position ") + view + ("  " if roll > 0.95 else ""))
@@ -77,13 +83,14 @@ def game_session(edition: str, seed: int, players: int | None = None) -> list[st
     return lines
 
 
+@pytest.mark.parametrize("bot", ["random", "greedy"])
 @pytest.mark.parametrize("edition,players", [("classic", None), ("partners", None), ("expedition", None),
                                              ("board", 3)])
-def test_same_bytes_as_the_python_server(edition: str, players: int | None) -> None:
+def test_same_bytes_as_the_python_server(edition: str, players: int | None, bot: str) -> None:
     for seed in range(3):
         lines = game_session(edition, seed, players)
-        expected = python_loop(lines, seed)
-        got, loop = c_loop(lines, seed)
+        expected = python_loop(lines, seed, bot)
+        got, loop = c_loop(lines, seed, bot)
         assert got == expected
         if edition == "board":  # no C reader for board views: every line goes through Python
             assert loop.fast_lines == 0
