@@ -12,14 +12,10 @@ import os
 import tempfile
 import time
 
-from arena.config import BotSpec, TimeControl, TournamentConfig, builtin_bot
+from arena.config import BotSpec, TimeControl, TournamentConfig, builtin_bot, usable_cpus
 from arena.runner import LocalRunner, ProcessRunner
 from arena.store import Store
 from arena.tournament import Tournament
-
-
-def _cpus() -> int:
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 2)
 
 
 def arena_benchmark(edition: str = "classic", options: dict | None = None, seconds: float = 10.0,
@@ -35,8 +31,8 @@ def arena_benchmark(edition: str = "classic", options: dict | None = None, secon
     # Random bots answer at once: a game is hand-offs between three processes. One worker per CPU,
     # pinned there with its bots, hands off without crossing cores (measured on 2 cores: 107
     # games/s; 2 unpinned workers per core 80); threads keep the cores busiest at 4 per core.
-    processes = _measure(edition, options, players, bots, seconds, concurrency or _cpus(), True, pin=True)
-    threads = _measure(edition, options, players, bots, seconds, concurrency or 4 * _cpus(), False)
+    processes = _measure(edition, options, players, bots, seconds, concurrency or usable_cpus(), True)
+    threads = _measure(edition, options, players, bots, seconds, concurrency or 4 * usable_cpus(), False)
     return {"edition": edition, "options": options,
             "arena_games_per_s": processes["games_per_s"], "arena_decisions_per_s": processes["decisions_per_s"],
             "processes": processes["slots"], "games": processes["games"], "seconds": processes["seconds"],
@@ -45,11 +41,12 @@ def arena_benchmark(edition: str = "classic", options: dict | None = None, secon
 
 
 def _measure(edition: str, options: dict, players: int | None, bots: list[BotSpec], seconds: float,
-             slots: int, processes: bool, pin: bool = False) -> dict:
+             slots: int, processes: bool) -> dict:
+    """Games per second with `slots` games at once: in pinned worker processes, or in threads."""
     with tempfile.TemporaryDirectory() as tmp:
         store = Store(os.path.join(tmp, "bench.sqlite"))
         limits = TournamentConfig(edition, bots).limits
-        runner = ProcessRunner(bots, limits, slots, pin_cpus=pin) if processes else LocalRunner(bots, limits, slots)
+        runner = ProcessRunner(bots, limits, slots, pin_cpus=True) if processes else LocalRunner(bots, limits, slots)
         time_control = TimeControl(movetime_ms=1000, margin_ms=2000)
         try:
             warm = TournamentConfig(edition, bots, options=options, players=players, deals=slots, seed=1,

@@ -10,6 +10,7 @@ True
 from __future__ import annotations
 
 import json
+import os
 import shlex
 import sys
 import tomllib
@@ -200,3 +201,9 @@ def builtin_bot(name: str, **options: str) -> BotSpec:
     interpreter, see protocol.local)."""
     from protocol.local import builtin_bot as argv
     return BotSpec(name, argv(name), dict(options))
+
+
+def usable_cpus() -> int:
+    """CPUs this process may run on (its affinity mask where the OS has one): the default number
+    of games at once, and the CPUs `--pin` deals workers to."""
+    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)

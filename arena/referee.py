@@ -7,7 +7,6 @@ themselves.
 """
 from __future__ import annotations
 
-import functools
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -66,16 +65,9 @@ def forfeit_returns(state: engine.State, failed_seat: int) -> list[float]:
     return out
 
 
-def _limits(time_control: TimeControl, clocks: list[float]) -> Limits:
-    if time_control.clock_ms is not None:
-        inc = time_control.increment_ms
-        return Limits(clocks_ms=tuple(max(0, int(c)) for c in clocks), increments_ms=tuple(inc for _ in clocks))
-    return _movetime_limits(time_control.movetime_ms)
-
-
-@functools.lru_cache(maxsize=64)
-def _movetime_limits(movetime_ms: int | None) -> Limits:
-    return Limits(movetime_ms=movetime_ms)  # frozen: one instance serves every decision
+def _clock_limits(time_control: TimeControl, clocks: list[float]) -> Limits:
+    inc = time_control.increment_ms
+    return Limits(clocks_ms=tuple(max(0, int(c)) for c in clocks), increments_ms=tuple(inc for _ in clocks))
 
 
 def play_game(setup: GameSetup, acquire: Callable[[int], Engine], release: Callable[[int, Engine, bool], None],
@@ -91,8 +83,6 @@ def play_game(setup: GameSetup, acquire: Callable[[int], Engine], release: Calla
                         initial_position=state.to_text(), started=now())
     engines: dict[int, Engine] = {}
     healthy: dict[int, bool] = {}
-    tc = setup.time
-    clocks = [float(tc.clock_ms or 0)] * state.num_seats
     try:
         for seat, bot in enumerate(setup.seat_bots):
             if bot in dropped:
@@ -104,14 +94,7 @@ def play_game(setup: GameSetup, acquire: Callable[[int], Engine], release: Calla
             except EngineError as err:
                 healthy[seat] = False
                 raise Forfeit(seat, _kind(err), f"could not start a game: {err}") from err
-        if tc.clock_ms is None:
-            _play_with_movetime(state, engines, tc, record.decisions)
-        while not state.is_terminal():
-            if len(record.decisions) >= STALL_LIMIT:
-                raise Forfeit(state.to_move, "stall", f"no end after {STALL_LIMIT} decisions")
-            seat = state.to_move
-            decision, elapsed = _ask(engines[seat], state, seat, tc, clocks, healthy)
-            record.decisions.append(DecisionRecord(seat, state.play(decision), round(elapsed, 3)))
+        _play_decisions(state, engines, setup.time, record.decisions)
         record.scores, record.returns = state.scores(), state.returns()
     except Forfeit as f:
         healthy[f.seat] = False
@@ -138,40 +121,52 @@ def _kind(err: EngineError) -> str:
     return "malformed"
 
 
-def _play_with_movetime(state: engine.State, engines: dict[int, Engine], tc: TimeControl,
-                        decisions: list[DecisionRecord]) -> None:
-    """The decisions of a game played with a time per decision, to its end: `_ask` in one loop
-    with the per-game work hoisted out (the whole cost of a game between instant bots)."""
-    budget = float(tc.movetime_ms or 0)
-    allowed = budget + tc.margin_ms
-    timeout = allowed / 1000.0
-    limits = _movetime_limits(tc.movetime_ms)
+def _play_decisions(state: engine.State, engines: dict[int, Engine], tc: TimeControl,
+                    decisions: list[DecisionRecord]) -> None:
+    """Every decision to the end of the game, each within its time; raises Forfeit on any failure.
+
+    The loop is the whole cost of a game between instant bots, so the per-game work (the movetime
+    budget, its limits) is done once."""
+    clocks = None if tc.clock_ms is None else [float(tc.clock_ms)] * state.num_seats
+    movetime = float(tc.movetime_ms or 0)
+    fixed = Limits(movetime_ms=tc.movetime_ms)
     clock = time.perf_counter
     while not state.is_terminal():
         if len(decisions) >= STALL_LIMIT:
             raise Forfeit(state.to_move, "stall", f"no end after {STALL_LIMIT} decisions")
         seat = state.to_move
         view = state.view_text(seat)
+        budget = movetime if clocks is None else clocks[seat]
+        limits = fixed if clocks is None else _clock_limits(tc, clocks)
         started = clock()
         try:
-            text = engines[seat].decide(view, limits, timeout)
+            text = engines[seat].decide(view, limits, (budget + tc.margin_ms) / 1000.0)
         except EngineError as err:
             raise _engine_forfeit(err, seat, budget, tc.margin_ms) from err
         elapsed = (clock() - started) * 1000.0
-        if elapsed > allowed:
-            raise Forfeit(seat, "timeout", f"took {elapsed:.0f} ms for movetime {budget:.0f} ms")
+        if clocks is None:
+            if elapsed > budget + tc.margin_ms:
+                raise Forfeit(seat, "timeout", f"took {elapsed:.0f} ms for movetime {budget:.0f} ms")
+        else:
+            clocks[seat] -= elapsed
+            if clocks[seat] < -tc.margin_ms:
+                raise Forfeit(seat, "timeout", f"clock exhausted ({clocks[seat]:.0f} ms)")
+            clocks[seat] += tc.increment_ms
         decisions.append(DecisionRecord(seat, state.play(_checked_decision(state, seat, text)), round(elapsed, 3)))
 
 
 def _engine_forfeit(err: EngineError, seat: int, budget: float, margin_ms: int) -> Forfeit:
-    """The forfeit for a bot's failure while deciding."""
-    if isinstance(err, EngineTimeoutError):
-        return Forfeit(seat, "timeout", f"no decision within {budget:.0f} ms + {margin_ms} ms margin")
-    if isinstance(err, EngineTerminatedError):
-        return Forfeit(seat, "crash", f"the bot exited: {err}")
-    if isinstance(err, ProtocolError):
-        return Forfeit(seat, "malformed", f"not UEI: {err}")
-    return Forfeit(seat, "malformed", f"the bot rejected the position: {err}")
+    """The forfeit for a bot's failure while deciding (termination as `_kind` says)."""
+    kind = _kind(err)
+    if kind == "timeout":
+        reason = f"no decision within {budget:.0f} ms + {margin_ms} ms margin"
+    elif kind == "crash":
+        reason = f"the bot exited: {err}"
+    elif isinstance(err, ProtocolError):
+        reason = f"not UEI: {err}"
+    else:
+        reason = f"the bot rejected the position: {err}"
+    return Forfeit(seat, kind, reason)
 
 
 def _checked_decision(state: engine.State, seat: int, text: str) -> int:
@@ -183,24 +178,3 @@ def _checked_decision(state: engine.State, seat: int, text: str) -> int:
     if not state.is_legal(decision):
         raise Forfeit(seat, "illegal", f"illegal decision {text!r} (legal: {' '.join(state.legal_text())})")
     return decision
-
-
-def _ask(bot: Engine, state: engine.State, seat: int, tc: TimeControl, clocks: list[float],
-         healthy: dict[int, bool]) -> tuple[int, float]:
-    """One decision of `seat` within its time; raises Forfeit on any failure."""
-    budget = clocks[seat] if tc.clock_ms is not None else float(tc.movetime_ms or 0)
-    timeout = (budget + tc.margin_ms) / 1000.0
-    started = time.perf_counter()
-    try:
-        text = bot.decide(state.view_text(seat), _limits(tc, clocks), timeout=timeout)
-    except EngineError as err:
-        raise _engine_forfeit(err, seat, budget, tc.margin_ms) from err
-    elapsed = (time.perf_counter() - started) * 1000.0
-    if tc.clock_ms is not None:
-        clocks[seat] -= elapsed
-        if clocks[seat] < -tc.margin_ms:
-            raise Forfeit(seat, "timeout", f"clock exhausted ({clocks[seat]:.0f} ms)")
-        clocks[seat] += tc.increment_ms
-    elif elapsed > budget + tc.margin_ms:
-        raise Forfeit(seat, "timeout", f"took {elapsed:.0f} ms for movetime {budget:.0f} ms")
-    return _checked_decision(state, seat, text), elapsed

@@ -288,3 +288,18 @@ def test_pin_needs_processes(tmp_path):
     run = subprocess.run([*expeditions_argv("arena"), "--db", str(tmp_path / "t.sqlite"), "--pin", "--quiet"],
                          env=child_env(), capture_output=True, text=True, timeout=60)
     assert run.returncode != 0 and "--pin needs --processes" in run.stderr
+
+
+def test_games_on_a_clock(tmp_path):
+    # per-game clocks with increment: normal games, and a bot that never answers loses on time
+    bots = [builtin_bot("random"), builtin_bot("greedy"), broken("hang")]
+    config = TournamentConfig("classic", bots, options={"rounds": 1}, format="gauntlet", deals=1, seed=4,
+                              concurrency=2, time=TimeControl(clock_ms=150, increment_ms=5, margin_ms=50))
+    _, outcome = run_local(config, tmp_path / "t.sqlite")
+    assert len(outcome.games) == 4
+    for g in outcome.games:
+        if "hang" in g.seat_bots:
+            assert g.termination == "timeout" and g.seat_bots[g.failed_seat] == "hang"
+            assert g.reason == "no decision within 150 ms + 50 ms margin"
+        else:
+            assert g.termination == "normal" and len(g.decisions) > 40

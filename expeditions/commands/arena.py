@@ -6,7 +6,7 @@ import signal
 import sys
 from pathlib import Path
 
-from arena.config import BotSpec, ResourceLimits, TimeControl, TournamentConfig, builtin_bot
+from arena.config import BotSpec, ResourceLimits, TimeControl, TournamentConfig, builtin_bot, usable_cpus
 from arena.report import LiveReporter, PlainReporter, plot_ratings, standings_text
 from arena.sprt import parse_sprt
 from arena.standings import standings
@@ -78,7 +78,7 @@ def build_config(args: argparse.Namespace) -> TournamentConfig:
         config = TournamentConfig(edition=args.edition or "classic",
                                   bots=bots or [builtin_bot(n) for n in DEFAULT_BOTS if n in POLICIES],
                                   options={"rounds": 1} if not args.option and not args.edition else {},
-                                  deals=2, concurrency=_cpus(), time=TimeControl(movetime_ms=50))
+                                  deals=2, concurrency=usable_cpus(), time=TimeControl(movetime_ms=50))
     elif bots:
         config.bots = bots
     if args.edition:
@@ -128,11 +128,6 @@ def _parse_bot(tokens: list[str]) -> BotSpec:
         return BotSpec.parse(tokens)
     except ValueError as err:
         raise CommandError(str(err)) from None
-
-
-def _cpus() -> int:
-    import os
-    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
 
 
 def _require(module: str, extra: str) -> None:
