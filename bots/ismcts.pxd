@@ -64,9 +64,8 @@ cdef class Tree:
     cdef int root_list[512]   # and which (MAX_LEGAL)
     cdef uint32_t* mark       # per decision id: == stamp when legal at the node being visited
     cdef uint8_t* skip        # per decision id: 1 when left out at the root (root_candidates)
-    cdef int nskip            # how many root decisions are left out
-    cdef int skip_list[512]   # which (to clear them at the next begin)
-    cdef int nskip_list
+    cdef int skip_list[512]   # the root decisions left out (to clear `skip` at the next begin)
+    cdef int nskip            # how many
     cdef uint32_t stamp
     cdef int seat
     cdef int horizon_round    # the round whose end is terminal, or -1 (REWARD_MATCH)

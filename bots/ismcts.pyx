@@ -169,7 +169,6 @@ cdef class Tree:
         memset(self.mark, 0, ops.num_decision_ids * sizeof(uint32_t))
         memset(self.skip, 0, ops.num_decision_ids)
         self.nskip = 0
-        self.nskip_list = 0
         self.stamp = 0
         self.ops = ops
         self.bot = bot_ops_for(ops)
@@ -581,10 +580,9 @@ cdef class Tree:
         cdef double scores[512]
         cdef int order[512]
         cdef int i, j, k = self.p.root_candidates, n = self.root_moves, best, tmp
-        for i in range(self.nskip_list):
+        for i in range(self.nskip):
             self.skip[self.skip_list[i]] = 0
         self.nskip = 0
-        self.nskip_list = 0
         if k <= 0 or n <= k or self.bot == NULL or self.bot.score == NULL:
             return
         self.bot.score(state, self.root_list, n, scores)
@@ -600,9 +598,8 @@ cdef class Tree:
             order[best] = tmp
         for i in range(k, n):
             self.skip[self.root_list[order[i]]] = 1
-            self.skip_list[self.nskip_list] = self.root_list[order[i]]
-            self.nskip_list += 1
-        self.nskip = n - k
+            self.skip_list[self.nskip] = self.root_list[order[i]]
+            self.nskip += 1
         j = 0
         for i in range(n):
             if not self.skip[self.root_list[i]]:

@@ -1200,22 +1200,15 @@ cdef class CardState(State):
         cdef int seat = 0
         cdef int unknown[MAX_SEATS]
         cdef bytes raw
-        cdef const char* p
         cdef Py_ssize_t start = 0, length = 0
         if fast and text.isascii():
             raw = text.encode("ascii")
-            p = raw
-            if _scan_view(p, p + len(raw), &s, &seat, unknown, &start, &length):
-                try:
-                    _fill_unseen(&s, seat, unknown)
-                    _validate(&s, seat)
-                except NotationError:
-                    pass  # the reader below reports it, with its own wording
-                else:
-                    history = raw[start:start + length].decode()
-                    if not raw_history:
-                        history = [] if history == "-" else history.split(",")
-                    return _card_state(cls, &s), seat, history
+            # an error found here is reported by the reader below, with its own wording
+            if lc_load_view(raw, len(raw), &s, &seat, &start, &length):
+                history = raw[start:start + length].decode()
+                if not raw_history:
+                    history = [] if history == "-" else history.split(",")
+                return _card_state(cls, &s), seat, history
         seat, history = _read_view(text, &s, unknown)
         _fill_unseen(&s, seat, unknown)
         _validate(&s, seat)
@@ -1224,14 +1217,15 @@ cdef class CardState(State):
         return _card_state(cls, &s), seat, history
 
 
-cdef int lc_load_view(const char* text, Py_ssize_t n, LCState* s, int* seat) except -1:
+cdef int lc_load_view(const char* text, Py_ssize_t n, LCState* s, int* seat, Py_ssize_t* hist_start,
+                      Py_ssize_t* hist_len) except -1:
     """Reads a view written as the engine writes it into `s` (the unseen cards dealt in canonical
-    order, as parse_view does): 1, or 0 when the one-pass scanner cannot read it or the view is
-    inconsistent, in which case the caller goes through parse_view, which names what is wrong.
-    For loops that answer views without building Python objects (protocol/fastloop.pyx)."""
+    order) and where its history is: 1, or 0 when the one-pass scanner cannot read it or the view
+    is inconsistent, in which case the field-by-field reader (parse_view) names what is wrong.
+    parse_view's fast path, and loops that answer views without building Python objects
+    (protocol/fastloop.pyx)."""
     cdef int unknown[MAX_SEATS]
-    cdef Py_ssize_t start = 0, length = 0
-    if not _scan_view(text, text + n, s, seat, unknown, &start, &length):
+    if not _scan_view(text, text + n, s, seat, unknown, hist_start, hist_len):
         return 0
     try:
         _fill_unseen(s, seat[0], unknown)

@@ -28,7 +28,7 @@ from engine.lostcities cimport LCState, N_EDITIONS, lc_load_view, lc_ops
 
 import engine
 from engine.lostcities import EDITION_NAMES, _DECISION_TEXT
-from protocol.server import NO_LIMITS, game_key, parse_go_cached
+from protocol.server import NO_LIMITS, game_key, parse_go_cached, seat_lists_error
 
 DEF INITIAL_BUFFER = 65536
 
@@ -141,10 +141,11 @@ cdef class FastLoop:
     cdef bint _slow(self, str line) except -1:
         server = self.server
         if not self.told:
-            server.handle("position " + self.position_text.decode("ascii"))
+            text = self.position_text.decode("ascii")
+            server.handle("position " + text)
             self.told = True
             self.told_position = server.position
-            if server.position is None or server.position.text != self.position_text.decode("ascii"):
+            if server.position is None or server.position.text != text:
                 self.loaded = False  # cannot happen (C read it, so Python reads it): stay exact anyway
         more = server.handle(line)
         if self.loaded and server.position is not self.told_position:
@@ -154,6 +155,7 @@ cdef class FastLoop:
     cdef bint _fast_position(self, const char* p, Py_ssize_t n) except -1:
         cdef LCState s
         cdef int seat = 0
+        cdef Py_ssize_t history_start, history_length
         while n > 0 and _space(p[0]):
             p += 1
             n -= 1
@@ -161,7 +163,7 @@ cdef class FastLoop:
             n -= 1
         if n == 0 or self.server.searcher.busy:
             return False
-        if not lc_load_view(p, n, &s, &seat) or not (self.editions >> s.edition) & 1:
+        if not lc_load_view(p, n, &s, &seat, &history_start, &history_length) or not (self.editions >> s.edition) & 1:
             return False
         self.state = s
         self.seat = seat
@@ -182,9 +184,8 @@ cdef class FastLoop:
             return False
         if limits.infinite:
             return False
-        for per_seat in (limits.clocks_ms, limits.increments_ms):
-            if per_seat is not None and len(per_seat) != self.state.nseats:
-                return False
+        if seat_lists_error(limits, self.state.nseats) is not None:
+            return False
         ops = lc_ops(e)
         if ops.to_move(&self.state) != self.seat:
             return False

@@ -47,6 +47,15 @@ def write_some(int fd, bytes data not None) -> int:
     return written
 
 
+cdef inline Py_ssize_t _read(int fd, char* buf) noexcept nogil:
+    """read(2) of up to CHUNK bytes, resumed after a signal."""
+    cdef Py_ssize_t got
+    while True:
+        got = read(fd, buf, CHUNK)
+        if got >= 0 or errno != EINTR:
+            return got
+
+
 def read_within(int fd, int timeout_ms):
     """What the writer of `fd` writes within `timeout_ms` (< 0: no limit), up to 64 KiB: None
     after the timeout, b"" at end of file or on a read error."""
@@ -57,10 +66,7 @@ def read_within(int fd, int timeout_ms):
     p.fd = fd
     p.events = POLLIN
     with nogil:
-        while True:
-            got = read(fd, buf, CHUNK)  # the answer may be there already: one call then
-            if got >= 0 or errno != EINTR:
-                break
+        got = _read(fd, buf)  # the answer may be there already: one call then
     if got < 0 and errno == EAGAIN:
         with nogil:
             while True:
@@ -71,10 +77,7 @@ def read_within(int fd, int timeout_ms):
         if ready == 0:
             return None
         with nogil:
-            while True:
-                got = read(fd, buf, CHUNK)
-                if got >= 0 or errno != EINTR:
-                    break
+            got = _read(fd, buf)
         if got < 0 and errno == EAGAIN:
             return None  # woken without data (a spurious wake-up)
     if got < 0:

@@ -213,9 +213,9 @@ class Server:
         view = self.position.decision_view()
         if view.state.to_move != view.seat:
             raise CommandFailed(f"go: seat {view.seat} is not to move (seat {view.state.to_move} is)")
-        for name, per_seat in (("clocks", limits.clocks_ms), ("incs", limits.increments_ms)):
-            if per_seat is not None and len(per_seat) != state.num_seats:
-                raise CommandFailed(f"go: {name} lists {len(per_seat)} seats, the game has {state.num_seats}")
+        wrong = seat_lists_error(limits, state.num_seats)
+        if wrong is not None:
+            raise CommandFailed(wrong)
         key = game_key(view)
         if key != self.game:  # a position is complete: a bot restarted mid-game just carries on
             edition, options, players, seat = key
@@ -275,6 +275,18 @@ def parse_go_cached(arguments: str) -> Limits:
     """parse_go of a `go` line's arguments; a referee repeats the same line (`go movetime 100`)
     decision after decision, and Limits is immutable, so one parse serves them all."""
     return parse_go(arguments.split())
+
+
+def seat_lists_error(limits: Limits, seats: int) -> str | None:
+    """Why a `go`'s per-seat lists (clocks, incs) do not fit a game of `seats` seats, or None.
+
+    >>> seat_lists_error(Limits(clocks_ms=(1000, 1000)), 4)
+    'go: clocks lists 2 seats, the game has 4'
+    """
+    for name, per_seat in (("clocks", limits.clocks_ms), ("incs", limits.increments_ms)):
+        if per_seat is not None and len(per_seat) != seats:
+            return f"go: {name} lists {len(per_seat)} seats, the game has {seats}"
+    return None
 
 
 def serve_stdio(policy: Policy, *, fast: bool = True) -> int:
