@@ -52,6 +52,7 @@ DEFAULTS: dict[str, Any] = {
     "RolloutCutoff": 0,
     "Reward": "auto",
     "MarginScale": 0,
+    "Residual": 25,
     "Reuse": True,
     "Others": "heuristic",
     "MaxDepth": 1,
@@ -119,6 +120,9 @@ class IsmctsPolicy(Policy):
         PolicyOption("MarginScale", "spin", DEFAULTS["MarginScale"], 0, 1000,
                      help="points of margin per logistic unit (auto, margin rewards); 0: the edition's "
                           "spread of a round's margin / 1.7"),
+        PolicyOption("Residual", "spin", DEFAULTS["Residual"], 0, 400,
+                     help="auto reward: rounds of spread, in hundredths, added to the rounds still to come "
+                          "(0: the last round is played for win/draw/loss alone)"),
         PolicyOption("Reuse", "check", DEFAULTS["Reuse"], help="keep the subtree after the decisions seen since"),
         PolicyOption("EarlyStop", "combo", "time", choices=("time", "always", "never"),
                      help="stop once the best decision cannot be overtaken: in timed searches, "
@@ -170,6 +174,7 @@ class IsmctsPolicy(Policy):
         for tree in self._trees:
             tree.configure(exploration=s["Exploration"] / 100.0, rollout=s["Rollout"], epsilon=s["Epsilon"] / 100.0,
                            cutoff=s["RolloutCutoff"], reward=s["Reward"], scale=self._scale(),
+                           residual=s["Residual"] / 100.0,
                            others=s["Others"], max_depth=s["MaxDepth"], root_sweep=s["RootSelection"] == "sweep",
                            root_candidates=self._root_candidates())
         return self._trees
