@@ -15,6 +15,7 @@ MODULES = [
     "bots.lc_heuristic",
     "bots.board_heuristic",
     "bots.heuristics",
+    "bots.inference",
     "bots.ismcts",
     "bots.deciders",
     "protocol.fastloop",

@@ -4,6 +4,7 @@ from libc.stdint cimport uint32_t, int32_t, int16_t, int8_t, uint8_t, int64_t, u
 
 from engine._core cimport GameOps, Rng, MAX_SEATS
 from bots.heuristics cimport BotOps
+from bots.inference cimport Chain, WorldModel
 
 cdef enum:
     ROLLOUT_RANDOM = 0
@@ -21,6 +22,7 @@ cdef enum:
 
 cdef enum:
     MAX_DEPTH = 1024      # decisions from the root before the tree stops descending
+    MAX_CHAINS = 64       # opponent-model chains per tree
 
 # One decision edge of the tree, 32 bytes. Children form a singly linked list (newest first).
 ctypedef struct Node:
@@ -59,6 +61,14 @@ cdef class Tree:
     cdef char* work
     cdef char* world          # the current shared world (root_sweep)
     cdef int world_left       # iterations the current world still serves
+    cdef object inference     # the opponent model of this search (bots.inference.Inference) or None
+    cdef const WorldModel* model  # its compiled face, NULL: uniform determinizations
+    cdef Chain* chains        # Metropolis-Hastings chains over the model's worlds, used in turn
+    cdef int nchains
+    cdef int chains_ready     # chains started and burnt in (each at its first use)
+    cdef int next_chain
+    cdef int chain_steps      # steps of a chain between two of its worlds
+    cdef int burn_in          # steps of a chain before its first world
     cdef uint64_t world_seed  # the rollouts' generator at the start of each iteration in that world
     cdef int root_moves       # legal decisions at the root
     cdef int root_list[512]   # and which (MAX_LEGAL)
@@ -83,6 +93,7 @@ cdef class Tree:
     cdef int64_t started_ns
     cdef int reason_code      # why the last run() returned (R_* in ismcts.pyx)
     cdef int _reserve(self, const GameOps* ops) except -1
+    cdef void _sample_world(self, void* s) noexcept nogil
     cdef void _iterate(self) noexcept nogil
     cdef int _rollout(self, void* s) noexcept nogil
     cdef void _reward(self, void* s, bint evaluated, double* out) noexcept nogil

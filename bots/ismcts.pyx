@@ -30,6 +30,7 @@ from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 from engine._core cimport State, GameOps, Rng, rng_below, rng_next, MAX_LEGAL, MAX_SEATS
 from bots.heuristics cimport BotOps, bot_ops_for
+from bots.inference cimport Inference, Chain, chain_start, chain_step, chain_world
 
 cdef extern from *:
     """
@@ -89,6 +90,16 @@ cdef class Tree:
         self.work = NULL
         self.world = NULL
         self.mark = NULL
+        self.inference = None
+        self.model = NULL
+        self.chains = <Chain*>PyMem_Malloc(MAX_CHAINS * sizeof(Chain))
+        if self.chains == NULL:
+            raise MemoryError()
+        self.nchains = 0
+        self.chains_ready = 0
+        self.next_chain = 0
+        self.chain_steps = 1
+        self.burn_in = 0
         # malloc without touching: pages become resident only as the tree grows into them.
         self.pool = <Node*>malloc(<size_t>capacity * sizeof(Node))
         if self.pool == NULL:
@@ -119,6 +130,7 @@ cdef class Tree:
         PyMem_Free(self.world)
         PyMem_Free(self.mark)
         PyMem_Free(self.skip)
+        PyMem_Free(self.chains)
 
     # ----- set-up ----------------------------------------------------------------------------------
     def configure(self, *, double exploration=0.7, str rollout="random", double epsilon=0.1,
@@ -175,13 +187,17 @@ cdef class Tree:
         self.count = 0
         return 0
 
-    def begin(self, State state, int seat, seed, int rounds_after=-1, bint keep=False) -> None:
+    def begin(self, State state, int seat, seed, int rounds_after=-1, bint keep=False, Inference inference=None,
+              int chains=8, int chain_steps=1, int burn_in=500) -> None:
         """Starts a search for `seat` (to move) from `state`, a position consistent with its view.
 
         Only what `seat` can see in `state` matters: every iteration redeals the rest. `rounds_after`
         is how many rounds the match has after the current one (-1: unknown); it sets the reward's
         scale and lets random rollouts use the edition's inlined playout in the last round. `keep`
-        keeps the tree (after `advance`), otherwise it starts empty.
+        keeps the tree (after `advance`), otherwise it starts empty. With an `inference` (the
+        opponent model of this view, bots/inference.pyx), worlds are drawn from the posterior instead
+        of uniformly: from `chains` Metropolis-Hastings chains in turn, each burnt in for `burn_in`
+        steps at its first use and moved `chain_steps` steps between two of its worlds.
         """
         cdef const GameOps* ops = state.ops
         cdef int i, t, k
@@ -222,6 +238,15 @@ cdef class Tree:
         self.rng.x = <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF)
         self.play_rng.x = rng_next(&self.rng)
         self.world_left = 0
+        if not 1 <= chains <= MAX_CHAINS or chain_steps < 1 or burn_in < 0:
+            raise ValueError(f"chains in 1..{MAX_CHAINS}, chain_steps >= 1 and burn_in >= 0")
+        self.inference = inference
+        self.model = &inference.face if inference is not None else NULL
+        self.nchains = chains if inference is not None else 0
+        self.chains_ready = 0
+        self.next_chain = 0
+        self.chain_steps = chain_steps
+        self.burn_in = burn_in
         self.root_moves = ops.legal(state.ptr, self.root_list)
         self._choose_candidates(state.ptr)
         self.stop_flag = 0
@@ -313,6 +338,33 @@ cdef class Tree:
                 left = estimate
         return <int64_t>best - <int64_t>second > left
 
+    cdef void _sample_world(self, void* s) noexcept nogil:
+        """A world of the root's view: a uniform determinization, or the next opponent-model chain's
+        (several chains, so that one stuck in a wrong corner of the posterior weighs little)."""
+        cdef int i, k
+        cdef Chain* ch
+        memcpy(s, self.root_state, self.ops.state_size)
+        if self.nchains == 0:
+            self.ops.determinize(s, self.seat, &self.rng)
+            return
+        k = self.next_chain
+        self.next_chain = k + 1 if k + 1 < self.nchains else 0
+        ch = &self.chains[k]
+        if k >= self.chains_ready:
+            # First use: start at a uniform determinization and burn in.
+            self.ops.determinize(s, self.seat, &self.rng)
+            if chain_start(ch, self.model, s, &self.rng) < 0:
+                self.nchains = 0  # the view and its model disagree: uniform from now on
+                return
+            for i in range(self.burn_in):
+                chain_step(ch, &self.rng)
+            self.chains_ready += 1
+            memcpy(s, self.root_state, self.ops.state_size)
+        else:
+            for i in range(self.chain_steps):
+                chain_step(ch, &self.rng)
+        chain_world(ch, s, &self.rng)
+
     cdef void _iterate(self) noexcept nogil:
         cdef const GameOps* ops = self.ops
         cdef void* s = self.work
@@ -332,16 +384,14 @@ cdef class Tree:
             # One world for a sweep of iterations, each replaying the same rollout randomness:
             # the root's decisions are compared on common random numbers.
             if self.world_left <= 0:
-                memcpy(self.world, self.root_state, ops.state_size)
-                ops.determinize(self.world, self.seat, &self.rng)
+                self._sample_world(self.world)
                 self.world_seed = rng_next(&self.rng)
                 self.world_left = self.root_moves
             self.world_left -= 1
             memcpy(s, self.world, ops.state_size)
             self.play_rng.x = self.world_seed
         else:
-            memcpy(s, self.root_state, ops.state_size)
-            ops.determinize(s, self.seat, &self.rng)
+            self._sample_world(s)
         path[0] = 0
         while True:
             mover = ops.to_move(s)
@@ -500,6 +550,16 @@ cdef class Tree:
         """Iterations since begin()."""
         return self.iters
 
+    def chain_stats(self) -> tuple:
+        """(steps, accepted steps, mean log-likelihood now) of the opponent model's chains started so
+        far; None when worlds are uniform determinizations."""
+        cdef int k
+        if self.nchains == 0 or self.chains_ready == 0:
+            return None
+        steps = sum(self.chains[k].steps for k in range(self.chains_ready))
+        accepted = sum(self.chains[k].accepted for k in range(self.chains_ready))
+        return steps, accepted, sum(self.chains[k].loglik for k in range(self.chains_ready)) / self.chains_ready
+
     @property
     def reason(self) -> str:
         """Why the last run() returned: yield, iterations, deadline, stop, nodes or settled."""
@@ -551,8 +611,7 @@ cdef class Tree:
         """Writes into `out` (same edition) one determinization the search would use next."""
         if self.ops == NULL or out.ops != self.ops:
             raise ValueError("begin() with a state of out's edition first")
-        memcpy(out.ptr, self.root_state, self.ops.state_size)
-        self.ops.determinize(out.ptr, self.seat, &self.rng)
+        self._sample_world(out.ptr)
 
     # ----- reuse ---------------------------------------------------------------------------------------
     def advance(self, decisions) -> bool:

@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from bots.inference import card_inference
 from bots.ismcts import NODE_BYTES, Tree, monotonic_ns
 from bots.policy import InfoCallback, Limits, Policy, PolicyOption
 from engine import View
@@ -58,6 +59,11 @@ DEFAULTS: dict[str, Any] = {
     "MaxDepth": 1,
     "RootSelection": "ucb",
     "RootCandidates": -1,
+    "Infer": True,
+    "InferNoise": 10,
+    "InferTemp": 50,
+    "InferSteps": 1,
+    "InferChains": 8,
 }
 
 ROOT_CANDIDATES = {"partners": 12}
@@ -123,6 +129,17 @@ class IsmctsPolicy(Policy):
         PolicyOption("Residual", "spin", DEFAULTS["Residual"], 0, 400,
                      help="auto reward: rounds of spread, in hundredths, added to the rounds still to come "
                           "(0: the last round is played for win/draw/loss alone)"),
+        PolicyOption("Infer", "check", DEFAULTS["Infer"],
+                     help="sample the opponent's hidden cards by how likely its decisions this round make them "
+                          "(the heuristic as its model; two-seat card editions), not uniformly"),
+        PolicyOption("InferNoise", "spin", DEFAULTS["InferNoise"], 0, 100,
+                     help="opponent model: percent of its decisions taken as uniformly random"),
+        PolicyOption("InferTemp", "spin", DEFAULTS["InferTemp"], 1, 100000,
+                     help="opponent model: softmax temperature of the heuristic's scores, in hundredths of a point"),
+        PolicyOption("InferSteps", "spin", DEFAULTS["InferSteps"], 1, 1000,
+                     help="opponent model: Metropolis-Hastings steps of a chain between two of its worlds"),
+        PolicyOption("InferChains", "spin", DEFAULTS["InferChains"], 1, 64,
+                     help="opponent model: chains per tree, sampled in turn (each burnt in for 500 steps)"),
         PolicyOption("Reuse", "check", DEFAULTS["Reuse"], help="keep the subtree after the decisions seen since"),
         PolicyOption("EarlyStop", "combo", "time", choices=("time", "always", "never"),
                      help="stop once the best decision cannot be overtaken: in timed searches, "
@@ -200,10 +217,12 @@ class IsmctsPolicy(Policy):
         rounds_after = _rounds_after(state)
         base = self._rng.getrandbits(64)
         reused = 0
+        model = self._opponent_model(view)
         for i, tree in enumerate(trees):
             keep = path is not None and tree.advance(path)
             reused += keep
-            tree.begin(state, view.seat, (base + i * 0x9E3779B97F4A7C15) % 2**64, rounds_after, keep)
+            tree.begin(state, view.seat, (base + i * 0x9E3779B97F4A7C15) % 2**64, rounds_after, keep,
+                       inference=model, chains=self.settings["InferChains"], chain_steps=self.settings["InferSteps"])
         self._last = (state.edition, tuple(sorted(getattr(state, "options", {}).items())), view.seat,
                       state.round_index, view.history)
         self._mine = []
@@ -219,6 +238,15 @@ class IsmctsPolicy(Policy):
         if info is not None:
             info(self._info(report, view))
         return report.decision
+
+    def _opponent_model(self, view: View) -> Any:
+        """The posterior over the opponent's hidden cards from its decisions this round (Infer), or
+        None: uniform determinizations (editions without a model, views without their round's history)."""
+        if not self.settings["Infer"]:
+            return None
+        model = card_inference(view.state, view.seat, view.history, noise=self.settings["InferNoise"] / 100.0,
+                               temperature=self.settings["InferTemp"] / 100.0)
+        return model if model is not None and model.turns > 0 else None  # nothing observed yet
 
     def _budget(self, view: View, limits: Limits, started: int) -> tuple[int | None, int | None, int]:
         """(iterations, nodes, deadline in monotonic ns or 0) for this decision."""
