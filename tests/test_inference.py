@@ -144,8 +144,8 @@ def _public_sample(text: str) -> str:
 
 @settings(max_examples=30, deadline=None)
 @given(edition=st.sampled_from(MODELLED), seed=st.integers(0, 2**32), steps=st.integers(0, 90),
-       tree_seed=st.integers(0, 2**64 - 1))
-def test_chain_worlds_show_the_seat_exactly_its_view(edition, seed, steps, tree_seed):
+       tree_seed=st.integers(0, 2**64 - 1), chains=st.sampled_from([1, 3]))
+def test_chain_worlds_show_the_seat_exactly_its_view(edition, seed, steps, tree_seed, chains):
     state = engine.new_game(edition, seed=seed, rounds=1)
     rng = random.Random(seed)
     for _ in range(steps):
@@ -159,11 +159,34 @@ def test_chain_worlds_show_the_seat_exactly_its_view(edition, seed, steps, tree_
     model = card_inference(view.state, seat, view.history, strict=True)
     assert model.log_likelihood(state, tree_seed) > -1e299  # the truth is always possible
     tree = Tree(16)
-    tree.begin(view.state, seat, seed=tree_seed, inference=model, chains=1, burn_in=50)
+    tree.begin(view.state, seat, seed=tree_seed, inference=model, chains=chains, burn_in=50)
     for _ in range(6):
         sample = view.state.copy()
         tree.sample(sample)
         assert _public_sample(sample.view_text(seat)) == _public_sample(state.view_text(seat))
         assert sample.legal() == state.legal()
         assert model.log_likelihood(sample, tree_seed) > -1e299
-    assert tree.chain_stats()[0] >= 50 + 5 - 1
+    # Six worlds from the chains in turn: each chain burnt in at its first world, then one step a world.
+    assert tree.chain_stats()[0] == 50 * chains + 6 - chains
+
+
+def test_the_searcher_samples_from_the_model_once_the_opponent_has_decided():
+    from bots.ismcts_policy import IsmctsPolicy
+    from bots.policy import Limits
+
+    fresh = engine.new_game("classic", seed=4, rounds=1)
+    bot = IsmctsPolicy(seed=3)
+    bot.choose(fresh.view(fresh.to_move), Limits(iterations=300))
+    assert bot._trees[0].chain_stats() is None  # nothing observed yet: uniform worlds
+    state, _ = _greedy_game("classic", 4, 20)
+    view = state.view(0)
+    decisions = []
+    for _ in range(2):
+        bot = IsmctsPolicy(seed=3, InferChains=4)
+        decisions.append(bot.choose(view, Limits(iterations=2000)))
+        steps, accepted, loglik = bot._trees[0].chain_stats()
+        assert steps == 4 * 500 + 2000 - 4 and 0 < accepted < steps and loglik < 0
+    assert decisions[0] == decisions[1]  # a function of the seed
+    bot = IsmctsPolicy(seed=3, Infer=False)
+    bot.choose(view, Limits(iterations=300))
+    assert bot._trees[0].chain_stats() is None
