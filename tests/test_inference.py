@@ -72,6 +72,25 @@ def test_the_replay_rebuilds_the_referees_positions(edition, seed):
 
 
 @pytest.mark.parametrize("edition", MODELLED)
+def test_every_view_of_a_match_has_a_model(edition):
+    state = engine.new_game(edition, seed=8)  # three rounds: each round's history starts afresh
+    greedy = GreedyPolicy(seed=2)
+    rounds = set()
+    plays = {}  # (round, seat) -> plays and discards made
+    while not state.is_terminal():
+        view = state.view(state.to_move)
+        model = card_inference(view.state, view.seat, view.history, strict=True)
+        assert model.seat == view.seat and model.turns == plays.get((state.round_index, 1 - view.seat), 0)
+        assert model.log_likelihood(state) > -1e299
+        rounds.add(state.round_index)
+        decision = greedy.choose(view, None)
+        if decision < 128:  # a play or a discard
+            plays[state.round_index, view.seat] = plays.get((state.round_index, view.seat), 0) + 1
+        state.apply(decision)
+    assert rounds == {0, 1, 2}
+
+
+@pytest.mark.parametrize("edition", MODELLED)
 def test_the_true_position_is_possible_and_probabilities_are_probabilities(edition):
     state, _ = _greedy_game(edition, 11, 24)
     view = state.view(0)
