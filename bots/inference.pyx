@@ -38,15 +38,15 @@ from libc.string cimport memcpy, memset, memcmp
 
 from engine._core cimport State, Rng, rng_below, rng_next, rng_unit, exp_ctz, MAX_LEGAL
 from engine.lostcities cimport (LCState, LCConfig, CardSet, lc_config, lc_legal, lc_apply, cs_add,
-                                cs_remove, cs_count, cs_size, MAX_ROWS, PH_PLAY, PH_DRAW, NONE,
+                                cs_remove, cs_count, cs_size, MAX_ROWS, PH_PLAY, NONE,
                                 D_DISCARD, D_DRAW_DECK, D_DRAW_PILE)
 from engine.lostcities import _card_list
 from bots.lc_heuristic cimport lc_default_params, lc_score_decisions
 
 DEFAULT_NOISE = 0.1
-"""Share of the opponent's decisions modelled as uniformly random."""
-DEFAULT_TEMPERATURE = 1.0
-"""Softmax temperature of the heuristic's scores, in points."""
+"""Share of the opponent's decisions modelled as uniformly random (the searcher's InferNoise)."""
+DEFAULT_TEMPERATURE = 0.5
+"""Softmax temperature of the heuristic's scores, in points (the searcher's InferTemp)."""
 
 cdef double IMPOSSIBLE = -1e300
 

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bots.inference import card_inference
+from bots.inference import DEFAULT_NOISE, DEFAULT_TEMPERATURE, card_inference
 from bots.ismcts import NODE_BYTES, Tree, monotonic_ns
 from bots.policy import InfoCallback, Limits, Policy, PolicyOption
 from engine import View
@@ -60,8 +60,8 @@ DEFAULTS: dict[str, Any] = {
     "RootSelection": "ucb",
     "RootCandidates": -1,
     "Infer": True,
-    "InferNoise": 10,
-    "InferTemp": 50,
+    "InferNoise": round(DEFAULT_NOISE * 100),
+    "InferTemp": round(DEFAULT_TEMPERATURE * 100),
     "InferSteps": 1,
     "InferChains": 8,
 }
