@@ -71,6 +71,16 @@ def test_the_replay_rebuilds_the_referees_positions(edition, seed):
         assert play in at_play.legal() and draw in at_draw.legal()
 
 
+def test_a_view_read_from_protocol_text_has_the_same_model():
+    state, _ = _greedy_game("expedition", 6, 30)
+    view = state.view(0)
+    parsed = engine.parse_view(view.text)  # what a bot process receives
+    direct = card_inference(view.state, 0, view.history)
+    again = card_inference(parsed.state, parsed.seat, parsed.history)
+    assert again.turns == direct.turns > 0
+    assert again.log_probabilities(state, 5) == direct.log_probabilities(state, 5)
+
+
 @pytest.mark.parametrize("edition", MODELLED)
 def test_every_view_of_a_match_has_a_model(edition):
     state = engine.new_game(edition, seed=8)  # three rounds: each round's history starts afresh
