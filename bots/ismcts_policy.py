@@ -59,12 +59,16 @@ DEFAULTS: dict[str, Any] = {
     "MaxDepth": 1,
     "RootSelection": "ucb",
     "RootCandidates": -1,
-    "Infer": True,
+    "Infer": "auto",
     "InferNoise": round(DEFAULT_NOISE * 100),
     "InferTemp": round(DEFAULT_TEMPERATURE * 100),
     "InferSteps": 1,
     "InferChains": 8,
 }
+
+INFER = {"expedition": True}
+"""Editions where Infer=auto samples from the opponent model (docs/strength.md: it won more
+expedition matches; in classic it changed nothing measurable and costs time)."""
 
 ROOT_CANDIDATES = {"partners": 12}
 """The root decisions searched by edition when RootCandidates is -1 (0: all), from duplicate
@@ -129,9 +133,10 @@ class IsmctsPolicy(Policy):
         PolicyOption("Residual", "spin", DEFAULTS["Residual"], 0, 400,
                      help="auto reward: rounds of spread, in hundredths, added to the rounds still to come "
                           "(0: the last round is played for win/draw/loss alone)"),
-        PolicyOption("Infer", "check", DEFAULTS["Infer"],
+        PolicyOption("Infer", "combo", DEFAULTS["Infer"], choices=("auto", "on", "off"),
                      help="sample the opponent's hidden cards by how likely its decisions this round make them "
-                          "(the heuristic as its model; two-seat card editions), not uniformly"),
+                          "(the heuristic as its model; two-seat card editions), not uniformly; auto: where "
+                          "measured to help (expedition)"),
         PolicyOption("InferNoise", "spin", DEFAULTS["InferNoise"], 0, 100,
                      help="opponent model: percent of its decisions taken as uniformly random"),
         PolicyOption("InferTemp", "spin", DEFAULTS["InferTemp"], 1, 100000,
@@ -242,7 +247,8 @@ class IsmctsPolicy(Policy):
     def _opponent_model(self, view: View) -> Any:
         """The posterior over the opponent's hidden cards from its decisions this round (Infer), or
         None: uniform determinizations (editions without a model, views without their round's history)."""
-        if not self.settings["Infer"]:
+        chosen = self.settings["Infer"]
+        if chosen == "off" or (chosen == "auto" and not INFER.get(view.state.edition, False)):
             return None
         model = card_inference(view.state, view.seat, view.history, noise=self.settings["InferNoise"] / 100.0,
                                temperature=self.settings["InferTemp"] / 100.0)

@@ -204,18 +204,23 @@ def test_the_searcher_samples_from_the_model_once_the_opponent_has_decided():
     from bots.policy import Limits
 
     fresh = engine.new_game("classic", seed=4, rounds=1)
-    bot = IsmctsPolicy(seed=3)
+    bot = IsmctsPolicy(seed=3, Infer="on")
     bot.choose(fresh.view(fresh.to_move), Limits(iterations=300))
     assert bot._trees[0].chain_stats() is None  # nothing observed yet: uniform worlds
     state, _ = _greedy_game("classic", 4, 20)
     view = state.view(0)
     decisions = []
     for _ in range(2):
-        bot = IsmctsPolicy(seed=3, InferChains=4)
+        bot = IsmctsPolicy(seed=3, Infer="on", InferChains=4)
         decisions.append(bot.choose(view, Limits(iterations=2000)))
         steps, accepted, loglik = bot._trees[0].chain_stats()
         assert steps == 4 * 500 + 2000 - 4 and 0 < accepted < steps and loglik < 0
     assert decisions[0] == decisions[1]  # a function of the seed
-    bot = IsmctsPolicy(seed=3, Infer=False)
-    bot.choose(view, Limits(iterations=300))
-    assert bot._trees[0].chain_stats() is None
+    for setting in ("off", "auto"):  # auto: not in classic
+        bot = IsmctsPolicy(seed=3, Infer=setting)
+        bot.choose(view, Limits(iterations=300))
+        assert bot._trees[0].chain_stats() is None
+    state, _ = _greedy_game("expedition", 4, 20)
+    bot = IsmctsPolicy(seed=3)  # auto: in expedition
+    bot.choose(state.view(0), Limits(iterations=300))
+    assert bot._trees[0].chain_stats() is not None
