@@ -4,16 +4,16 @@
 A uniform determinization deals the opponent any hand its card count allows. But the opponent chose
 its plays, discards and draws from the hand it held: a hand from which it would never have made those
 choices is unlikely. `card_inference(view)` replays the round's history (the view's, masked) to get
-the public position at each of the opponent's decisions; for a world of the view it then walks the
-opponent's hand back through its turns (hand before a turn = hand after − the card it drew + the
-card it played; a card drawn from the draw pile is one of the hand's unknown cards, drawn at random)
-and scores each observed decision with the edition's heuristic as the model of the opponent:
+the public position at each of the opponent's decisions. A latent state is the opponent's hidden
+history — its starting hand, the card it took at each draw from the draw pile, then the draw pile —
+and its likelihood plays that hand forward through the opponent's turns, scoring each observed
+decision with the edition's heuristic as the model of the opponent:
 
     P(d) = noise / n + (1 - noise) * softmax(score / temperature)[d]
 
-over the n legal decisions. The searcher (bots/ismcts.pyx) samples worlds in proportion to this
-likelihood with a Metropolis-Hastings chain whose move swaps an unknown card of the opponent's
-hand with a card of the draw pile (`WorldModel`).
+over the n legal decisions (0 when the history makes it play a card it did not hold). The searcher
+(bots/ismcts.pyx) draws worlds from Metropolis-Hastings chains over these latent states (`Chain`,
+`WorldModel`); a move swaps the cards of two slots.
 
 The card editions with two seats (`classic`, `expedition`) have a model; `partners` (four hands, two
 of them opponents, passes) and the board games have none: `card_inference` returns None.
@@ -161,7 +161,7 @@ cdef double _forward(const CardModel* m, CardLatent* x, double* terms) noexcept 
     cdef LCState tmp
     cdef const OppTurn* turn
     cdef double ll = 0.0, v
-    cdef int j, i
+    cdef int j, i, t
     c = lc_config(m.edition)
     hand.any = 0
     hand.extra = 0
@@ -186,7 +186,11 @@ cdef double _forward(const CardModel* m, CardLatent* x, double* terms) noexcept 
         ll += v
         if terms != NULL:
             terms[2 * j + 1] = v
-        cs_add(&hand, c, turn.drawn if turn.drawn >= 0 else x.slot[turn.slot])
+        t = turn.drawn if turn.drawn >= 0 else x.slot[turn.slot]
+        if cs_count(&hand, c, t) >= c.copies[t]:
+            x.valid = 0
+            return IMPOSSIBLE  # more copies than the deck has: not a history that can happen
+        cs_add(&hand, c, t)
     x.hand = hand
     x.valid = 1
     return ll
