@@ -36,8 +36,7 @@ ctypedef struct OppTurn:
 # pile, then the draw pile, as card types in slots; and the opponent's hand now (derived).
 ctypedef struct CardLatent:
     uint8_t slot[80]
-    CardSet hand
-    int valid             # hand is up to date
+    CardSet hand          # set by the likelihood, which plays the history forward
 
 ctypedef struct CardModel:
     int edition

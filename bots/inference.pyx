@@ -37,9 +37,8 @@ from libc.stdint cimport uint8_t, uint64_t
 from libc.string cimport memcpy, memset, memcmp
 
 from engine._core cimport State, Rng, rng_below, rng_next, rng_unit, exp_ctz, MAX_LEGAL
-from engine.lostcities cimport (LCState, LCConfig, CardSet, lc_config, lc_legal, lc_apply, cs_add,
-                                cs_remove, cs_count, cs_size, MAX_ROWS, PH_PLAY, NONE,
-                                D_DISCARD, D_DRAW_DECK, D_DRAW_PILE)
+from engine.lostcities cimport (LCState, LCConfig, CardSet, lc_config, lc_legal, lc_apply, lc_clear_round,
+                                cs_add, cs_remove, cs_count, cs_size, D_DISCARD, D_DRAW_DECK, D_DRAW_PILE)
 from engine.lostcities import _card_list
 from bots.lc_heuristic cimport lc_default_params, lc_score_decisions
 
@@ -52,18 +51,23 @@ cdef double IMPOSSIBLE = -1e300
 
 
 # ----- the likelihood ------------------------------------------------------------------------------
+cdef inline int _index_of(const int* legal, int n, int d) noexcept nogil:
+    """Where d is in legal[:n], -1 if absent."""
+    cdef int i
+    for i in range(n):
+        if legal[i] == d:
+            return i
+    return -1
+
+
 cdef double _log_prob(const CardModel* m, const LCState* s, int d) noexcept nogil:
     """log P(the opponent, to move in s, chooses d)."""
     cdef int legal[MAX_LEGAL]
     cdef double scores[MAX_LEGAL]
-    cdef int n = lc_legal(s, legal), i, at = -1
+    cdef int n = lc_legal(s, legal), i, at = _index_of(legal, n, d)
     cdef double top = IMPOSSIBLE, z = 0.0
     if n <= 1:
-        return 0.0 if n == 1 and legal[0] == d else IMPOSSIBLE
-    for i in range(n):
-        if legal[i] == d:
-            at = i
-            break
+        return 0.0 if at == 0 else IMPOSSIBLE
     if at < 0:
         return IMPOSSIBLE
     lc_score_decisions(s, lc_default_params(s.edition), legal, n, scores)
@@ -125,7 +129,6 @@ cdef int _card_init(const void* data, void* latent, const void* world, Rng* rng)
     for k in range(w.deck_n):
         x.slot[m.hand_size + m.ndraws + k] = w.deck[k]
     x.hand = w.hand[m.opp]
-    x.valid = 1
     return 0
 
 
@@ -145,7 +148,6 @@ cdef void _card_propose(const void* data, void* latent, Rng* rng) noexcept nogil
     t = x.slot[a]
     x.slot[a] = x.slot[b]
     x.slot[b] = t
-    x.valid = 0
 
 
 cdef double _card_loglik(const void* data, void* latent) noexcept nogil:
@@ -173,8 +175,7 @@ cdef double _forward(const CardModel* m, CardLatent* x, double* terms) noexcept 
         tmp.hand[m.opp] = hand
         v = _log_prob(m, &tmp, turn.play)
         if impossible(v) or not cs_remove(&hand, c, turn.card):
-            x.valid = 0
-            return IMPOSSIBLE
+                    return IMPOSSIBLE
         ll += v
         if terms != NULL:
             terms[2 * j] = v
@@ -188,11 +189,9 @@ cdef double _forward(const CardModel* m, CardLatent* x, double* terms) noexcept 
             terms[2 * j + 1] = v
         t = turn.drawn if turn.drawn >= 0 else x.slot[turn.slot]
         if cs_count(&hand, c, t) >= c.copies[t]:
-            x.valid = 0
-            return IMPOSSIBLE  # more copies than the deck has: not a history that can happen
+                    return IMPOSSIBLE  # more copies than the deck has: not a history that can happen
         cs_add(&hand, c, t)
     x.hand = hand
-    x.valid = 1
     return ll
 
 
@@ -250,34 +249,16 @@ cdef void chain_world(const Chain* ch, void* world, Rng* rng) noexcept nogil:
 # ----- replaying the round's history ---------------------------------------------------------------
 cdef void _round_start(LCState* s, const LCState* root, const LCConfig* c) noexcept nogil:
     """The public position at the start of the root's round, every hand empty."""
-    cdef int k
     memcpy(s, root, sizeof(LCState))
-    memset(s.hand, 0, sizeof(s.hand))
-    memset(s.rows, 0, sizeof(s.rows))
-    memset(s.known, 0, sizeof(s.known))
-    memset(s.pknown, 0, sizeof(s.pknown))
-    memset(s.tknown, 0, sizeof(s.tknown))
-    memset(s.deck, 0, sizeof(s.deck))
-    memset(s.piles, 0, sizeof(s.piles))
-    memset(s.pile_n, 0, sizeof(s.pile_n))
-    s.nonempty = 0
-    for k in range(MAX_ROWS):
-        s.playable[k] = c.all_types
+    lc_clear_round(s)
     s.deck_n = c.deck_size - c.hand_size * c.nseats
-    s.turn = 0
-    s.phase = PH_PLAY
-    s.nodraw = NONE
-    s.to_move = s.starter
 
 
 cdef int _legal_count(const LCState* s, int d) noexcept nogil:
     """How many decisions are legal in s, or 0 when d is not one of them."""
     cdef int legal[MAX_LEGAL]
-    cdef int n = lc_legal(s, legal), i
-    for i in range(n):
-        if legal[i] == d:
-            return n
-    return 0
+    cdef int n = lc_legal(s, legal)
+    return n if _index_of(legal, n, d) >= 0 else 0
 
 
 cdef int _replay(LCState* s, const LCConfig* c, int seat, const int* decisions, const int* revealed,

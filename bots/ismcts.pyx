@@ -205,6 +205,8 @@ cdef class Tree:
         cdef int ids[MAX_SEATS]
         if ops.to_move(state.ptr) != seat:
             raise ValueError(f"seat {seat} is not to move")
+        if not 1 <= chains <= MAX_CHAINS or chain_steps < 1 or burn_in < 0:
+            raise ValueError(f"chains in 1..{MAX_CHAINS}, chain_steps >= 1 and burn_in >= 0")
         if keep and ops != self.ops:
             raise ValueError("keep: the tree holds another edition")
         self._reserve(ops)
@@ -238,8 +240,6 @@ cdef class Tree:
         self.rng.x = <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF)
         self.play_rng.x = rng_next(&self.rng)
         self.world_left = 0
-        if not 1 <= chains <= MAX_CHAINS or chain_steps < 1 or burn_in < 0:
-            raise ValueError(f"chains in 1..{MAX_CHAINS}, chain_steps >= 1 and burn_in >= 0")
         self.inference = inference
         self.model = &inference.face if inference is not None else NULL
         self.nchains = chains if inference is not None else 0

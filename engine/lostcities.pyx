@@ -112,6 +112,19 @@ cdef void lc_deal(LCState* s) noexcept nogil:
         cards[j] = tmp
         i -= 1
     s.rng = rng.x
+    lc_clear_round(s)
+    dealt = c.hand_size * c.nseats
+    for k in range(dealt):
+        cs_add(&s.hand[k % c.nseats], c, cards[n - 1 - k])
+    s.deck_n = n - dealt
+    memcpy(s.deck, cards, s.deck_n)
+
+
+cdef void lc_clear_round(LCState* s) noexcept nogil:
+    """The start of a round before the deal: every hand, row, known set, pile and the draw pile
+    empty; the round's starter to play its first turn."""
+    cdef const LCConfig* c = cfg_of(s)
+    cdef int k
     memset(s.hand, 0, sizeof(s.hand))
     memset(s.rows, 0, sizeof(s.rows))
     memset(s.known, 0, sizeof(s.known))
@@ -121,13 +134,9 @@ cdef void lc_deal(LCState* s) noexcept nogil:
     memset(s.piles, 0, sizeof(s.piles))
     memset(s.pile_n, 0, sizeof(s.pile_n))
     s.nonempty = 0
+    s.deck_n = 0
     for k in range(MAX_ROWS):
         s.playable[k] = c.all_types
-    dealt = c.hand_size * c.nseats
-    for k in range(dealt):
-        cs_add(&s.hand[k % c.nseats], c, cards[n - 1 - k])
-    s.deck_n = n - dealt
-    memcpy(s.deck, cards, s.deck_n)
     s.turn = 0
     s.phase = PH_PLAY
     s.nodraw = NONE

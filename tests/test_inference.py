@@ -224,3 +224,17 @@ def test_the_searcher_samples_from_the_model_once_the_opponent_has_decided():
     bot = IsmctsPolicy(seed=3)  # auto: in expedition
     bot.choose(state.view(0), Limits(iterations=300))
     assert bot._trees[0].chain_stats() is not None
+
+
+def test_bad_chain_settings_are_refused_and_change_nothing():
+    state, _ = _greedy_game("classic", 9, 20)
+    view = state.view(0)
+    model = card_inference(view.state, 0, view.history)
+    tree = Tree(16)
+    tree.begin(view.state, 0, seed=1, inference=model, chains=2, burn_in=10)
+    for bad in (dict(chains=0), dict(chains=65), dict(chain_steps=0), dict(burn_in=-1)):
+        with pytest.raises(ValueError, match="chains in 1..64"):
+            tree.begin(view.state, 0, seed=2, inference=model, **bad)
+    sample = view.state.copy()
+    tree.sample(sample)  # the first begin still holds
+    assert tree.chain_stats()[0] == 10
