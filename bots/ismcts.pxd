@@ -41,6 +41,8 @@ ctypedef struct SearchParams:
     double epsilon        # heuristic rollouts: share of uniformly random decisions
     double scale          # margin / auto rewards: points of margin per logistic unit
     double residual       # auto: rounds' worth of spread still counted in the last round
+    double score_weight   # share of the reward given to the margin against its running mean
+    double score_scale    # points of margin per logistic unit of that share
     int rollout           # ROLLOUT_*
     int cutoff            # rollout decisions before the static evaluation; 0 plays to the horizon
     int reward            # REWARD_*
@@ -86,6 +88,8 @@ cdef class Tree:
     cdef int team[MAX_SEATS]
     cdef int rep[MAX_SEATS]   # one seat of each team
     cdef double inv_scale     # 0: win/draw/loss rewards
+    cdef double margin_sum[MAX_SEATS * MAX_SEATS]  # per pair of teams, the margins of the iterations so far
+    cdef int64_t margin_n     # iterations summed there (since begin)
     cdef Rng rng              # determinizations and the tree's own choices
     cdef Rng play_rng         # the decisions of rollouts and of the modelled seats
     cdef int stop_flag        # set from another thread (atomic store), polled every iteration

@@ -114,6 +114,8 @@ cdef class Tree:
         self.p.epsilon = 0.1
         self.p.scale = 40.0
         self.p.residual = 0.25
+        self.p.score_weight = 0.0
+        self.p.score_scale = 40.0
         self.p.rollout = ROLLOUT_RANDOM
         self.p.cutoff = 0
         self.p.reward = REWARD_AUTO
@@ -135,6 +137,7 @@ cdef class Tree:
     # ----- set-up ----------------------------------------------------------------------------------
     def configure(self, *, double exploration=0.7, str rollout="random", double epsilon=0.1,
                   int cutoff=0, str reward="auto", double scale=40.0, double residual=0.25,
+                  double score_weight=0.0, double score_scale=40.0,
                   str others="tree", int max_depth=0, bint root_sweep=False, int root_candidates=0) -> None:
         """Sets the search parameters (see bots/ismcts_policy.py for their options)."""
         if others not in OTHERS:
@@ -144,9 +147,9 @@ cdef class Tree:
         if reward not in REWARDS:
             raise ValueError(f"reward: expected one of {', '.join(REWARDS)}, got {reward!r}")
         if exploration < 0 or not 0.0 <= epsilon <= 1.0 or cutoff < 0 or scale <= 0 or residual < 0 or max_depth < 0 \
-                or root_candidates < 0:
+                or root_candidates < 0 or not 0.0 <= score_weight <= 1.0 or score_scale <= 0:
             raise ValueError("exploration >= 0, epsilon in 0..1, cutoff >= 0, scale > 0, residual >= 0, max_depth >= 0, "
-                             "root_candidates >= 0")
+                             "root_candidates >= 0, score_weight in 0..1, score_scale > 0")
         self.p.exploration = exploration
         self.p.rollout = ROLLOUTS[rollout]
         self.p.epsilon = epsilon
@@ -154,6 +157,8 @@ cdef class Tree:
         self.p.reward = REWARDS[reward]
         self.p.scale = scale
         self.p.residual = residual
+        self.p.score_weight = score_weight
+        self.p.score_scale = score_scale
         self.p.others = OTHERS[others]
         self.p.max_depth = max_depth
         self.p.root_sweep = root_sweep
@@ -237,6 +242,8 @@ cdef class Tree:
             self.inv_scale = 1.0 / (self.p.scale * sqrt(spread)) if spread > 0 else 0.0
         else:
             self.inv_scale = 0.0
+        memset(self.margin_sum, 0, sizeof(self.margin_sum))
+        self.margin_n = 0
         self.rng.x = <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF)
         self.play_rng.x = rng_next(&self.rng)
         self.world_left = 0
@@ -503,16 +510,23 @@ cdef class Tree:
         return 0
 
     cdef void _reward(self, void* s, bint evaluated, double* out) noexcept nogil:
-        """Per seat, the reward of the position where the iteration ended (teams share one)."""
+        """Per seat, the reward of the position where the iteration ended (teams share one).
+
+        With a score weight w, (1 - w) of it is the win term of the reward kind and w a logistic of
+        the margin against the mean margin of the iterations so far: where every line wins (or loses)
+        the win term is flat, and this share still prefers the decisions that win by more (lose by
+        less) than the search expects."""
         cdef const GameOps* ops = self.ops
         cdef double scores[MAX_SEATS]
         cdef double side[MAX_SEATS]
         cdef double value[MAX_SEATS]
-        cdef double x, total, e
-        cdef int t, u, i, nt = self.nteams
-        if self.p.reward == REWARD_MATCH and not evaluated and ops.to_move(s) < 0:
-            ops.returns(s, out)
-            return
+        cdef double x, total, relative, e, centre, w = self.p.score_weight
+        cdef int t, u, i, k, nt = self.nteams
+        cdef bint result = self.p.reward == REWARD_MATCH and not evaluated and ops.to_move(s) < 0
+        if result:
+            ops.returns(s, out)  # the win term: the match's result
+            if w <= 0.0:
+                return
         ops.scores(s, scores)
         for t in range(nt):
             side[t] = scores[self.rep[t]]
@@ -522,6 +536,7 @@ cdef class Tree:
             side[1] -= 0.5 * e
         for t in range(nt):
             total = 0.0
+            relative = 0.0
             for u in range(nt):
                 if u == t:
                     continue
@@ -530,7 +545,19 @@ cdef class Tree:
                     total += 1.0 / (1.0 + exp(-x * self.inv_scale))
                 else:
                     total += 1.0 if x > 0 else (0.5 if x == 0 else 0.0)
-            value[t] = total / (nt - 1) if nt > 1 else 0.5
+                if w > 0.0:
+                    k = t * MAX_SEATS + u
+                    centre = self.margin_sum[k] / self.margin_n if self.margin_n > 0 else x
+                    self.margin_sum[k] += x
+                    relative += 1.0 / (1.0 + exp(-(x - centre) / self.p.score_scale))
+            if nt < 2:
+                value[t] = 0.5
+            else:
+                value[t] = out[self.rep[t]] if result else total / (nt - 1)
+                if w > 0.0:
+                    value[t] = (1.0 - w) * value[t] + w * relative / (nt - 1)
+        if w > 0.0:
+            self.margin_n += 1
         for i in range(self.nseats):
             out[i] = value[self.team[i]]
 

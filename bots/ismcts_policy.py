@@ -54,6 +54,7 @@ DEFAULTS: dict[str, Any] = {
     "Reward": "auto",
     "MarginScale": 0,
     "Residual": 25,
+    "ScoreWeight": 0,
     "Reuse": True,
     "Others": "heuristic",
     "MaxDepth": 1,
@@ -133,6 +134,9 @@ class IsmctsPolicy(Policy):
         PolicyOption("Residual", "spin", DEFAULTS["Residual"], 0, 400,
                      help="auto reward: rounds of spread, in hundredths, added to the rounds still to come "
                           "(0: the last round is played for win/draw/loss alone)"),
+        PolicyOption("ScoreWeight", "spin", DEFAULTS["ScoreWeight"], 0, 100,
+                     help="percent of the reward given to the margin against the margin the search expects, "
+                          "so that decided positions still prefer winning by more and losing by less"),
         PolicyOption("Infer", "combo", DEFAULTS["Infer"], choices=("auto", "on", "off"),
                      help="sample the opponent's hidden cards by how likely its decisions this round make them "
                           "(the heuristic as its model; two-seat card editions), not uniformly; auto: where "
@@ -196,7 +200,8 @@ class IsmctsPolicy(Policy):
         for tree in self._trees:
             tree.configure(exploration=s["Exploration"] / 100.0, rollout=s["Rollout"], epsilon=s["Epsilon"] / 100.0,
                            cutoff=s["RolloutCutoff"], reward=s["Reward"], scale=self._scale(),
-                           residual=s["Residual"] / 100.0,
+                           residual=s["Residual"] / 100.0, score_weight=s["ScoreWeight"] / 100.0,
+                           score_scale=self._scale(),
                            others=s["Others"], max_depth=s["MaxDepth"], root_sweep=s["RootSelection"] == "sweep",
                            root_candidates=self._root_candidates())
         return self._trees

@@ -34,7 +34,8 @@ def _set(edition: str, cards: list[str]) -> str:
 
 
 def position(edition: str, hands: list[str], rows: list[str], deck: str, *, to_move: int = 0,
-             phase: str = "play", known: list[str] | None = None, turn: int = 40) -> engine.State:
+             phase: str = "play", known: list[str] | None = None, turn: int = 40,
+             totals: list[int] | None = None) -> engine.State:
     """A position of one round with the given hands, rows and draw pile (top last); every other
     card lies on the discard pile of its colour (expedition: the single pile)."""
     pool = Counter(_full_deck(edition))
@@ -50,7 +51,7 @@ def position(edition: str, hands: list[str], rows: list[str], deck: str, *, to_m
     known = known or ["-"] * len(hands)
     fields = [edition, "rounds=1", "max_turns=300"] + (["cost=0"] if edition == "expedition" else [])
     fields += [f"round=1/1", "starter=0", f"turn={turn}", f"phase={phase}", f"to_move={to_move}", "nodraw=.",
-               "totals=" + "/".join(["0"] * len(rows)),
+               "totals=" + "/".join(map(str, totals or [0] * len(rows))),
                "hands=" + "/".join(_set(edition, _cards(h)) for h in hands),
                "rows=" + "/".join(_set(edition, _cards(r)) for r in rows),
                "piles=" + "/".join(piles), "deck=" + (deck or "-"),
@@ -125,3 +126,34 @@ def test_residual_zero_plays_the_last_round_for_the_result_alone():
     soft = IsmctsPolicy(seed=3)
     soft.choose(view, Limits(iterations=3000))
     assert 0.5 < soft.last_search.value < 1.0
+
+
+# Seat 0 trails the match by 500 points in its last round: every line loses. One card is left to
+# draw, and seat 1, far ahead, will take it: +r9 on the wagered red expedition now adds 18 points,
+# which any other decision gives up (its other cards are of colours it has not opened).
+LOST = dict(hands=["r9wWw2g2g3b2b3y2", "y9yTgWg4g5w4w5bT"], rows=["rWr4r5r6r7r8", "y4y5y6y7y8"],
+            deck="b4", totals=[0, 500])
+
+
+def test_a_lost_match_still_plays_for_the_margin():
+    state = position("classic", **LOST)
+    view = state.view(0)
+    flat = IsmctsPolicy(seed=3, ScoreWeight=0)
+    flat.choose(view, Limits(iterations=3000))
+    assert max(mean for _visits, mean in flat.last_search.children.values()) < 1e-6  # no reward says anything
+    bot = IsmctsPolicy(seed=3, ScoreWeight=20)
+    assert view.state.decision_to_text(bot.choose(view, Limits(iterations=5000))) == "+r9"
+    visits, mean = bot.last_search.children[view.state.parse_decision("+r9")]
+    assert visits > 5000 * 0.4 and all(m < mean for v, m in bot.last_search.children.values() if v < visits)
+
+
+def test_score_weight_is_a_share_of_the_reward():
+    state = position("classic", **TAKE_LAST)
+    view = state.view(0)
+    bot = IsmctsPolicy(seed=3, ScoreWeight=100)
+    bot.choose(view, Limits(iterations=3000))
+    # All of the reward is the margin against the search's mean margin: its mean over all visits is
+    # about one half, whatever the result.
+    children = bot.last_search.children.values()
+    mean = sum(v * m for v, m in children) / sum(v for v, _m in children)
+    assert 0.4 < mean < 0.6

@@ -267,10 +267,14 @@ def test_info_reports(capsys):
 @pytest.mark.parametrize("rollout", ["random", "heuristic"])
 @pytest.mark.parametrize("reward", ["auto", "margin", "round", "match"])
 @pytest.mark.parametrize("max_depth", [0, 1])
-def test_every_setting_plays(rollout, reward, others, max_depth):
-    view = _view(seed=6, steps=3)
-    bot = IsmctsPolicy(seed=1, Rollout=rollout, Reward=reward, RolloutCutoff=5, Others=others, MaxDepth=max_depth)
+@pytest.mark.parametrize("score_weight", [0, 30])
+def test_every_setting_plays(rollout, reward, others, max_depth, score_weight):
+    view = _view(seed=6, steps=4)
+    assert len(view.legal()) > 1  # a real search
+    bot = IsmctsPolicy(seed=1, Rollout=rollout, Reward=reward, RolloutCutoff=5, Others=others, MaxDepth=max_depth,
+                       ScoreWeight=score_weight)
     assert bot.choose(view, Limits(iterations=500)) in view.legal()
+    assert 0.0 <= bot.last_search.value <= 1.0
 
 
 @pytest.mark.parametrize("edition", edition_cases(), ids=lambda e: e.id)
@@ -329,3 +333,12 @@ def test_root_candidates_default_by_edition():
             bot = IsmctsPolicy(seed=1)
             bot.choose(view, Limits(iterations=3000))
             assert len(bot.last_search.children) == min(most, len(view.legal()))
+
+
+def test_score_weight_out_of_range_is_refused():
+    tree = Tree(100)
+    for bad in ({"score_weight": 1.5}, {"score_weight": -0.1}, {"score_scale": 0.0}):
+        with pytest.raises(ValueError, match="score_weight in 0..1, score_scale > 0"):
+            tree.configure(**bad)
+    with pytest.raises(ValueError):
+        IsmctsPolicy(ScoreWeight=101)
