@@ -54,7 +54,7 @@ DEFAULTS: dict[str, Any] = {
     "Reward": "auto",
     "MarginScale": 0,
     "Residual": 25,
-    "ScoreWeight": 0,
+    "ScoreWeight": 20,
     "Reuse": True,
     "Others": "heuristic",
     "MaxDepth": 1,

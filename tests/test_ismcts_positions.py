@@ -118,12 +118,12 @@ def test_residual_zero_plays_the_last_round_for_the_result_alone():
     # reward sum is a multiple of 1/2; the default keeps a slope (the winning draw is worth < 1).
     state = position("classic", **TAKE_LAST)
     view = state.view(0)
-    exact = IsmctsPolicy(seed=3, Residual=0)
+    exact = IsmctsPolicy(seed=3, Residual=0, ScoreWeight=0)
     assert view.state.decision_to_text(exact.choose(view, Limits(iterations=3000))) == "D"
     for visits, mean in exact.last_search.children.values():
         assert abs(2 * visits * mean - round(2 * visits * mean)) < 1e-6
     assert exact.last_search.value == 1.0  # taking the last card wins in every world
-    soft = IsmctsPolicy(seed=3)
+    soft = IsmctsPolicy(seed=3, ScoreWeight=0)
     soft.choose(view, Limits(iterations=3000))
     assert 0.5 < soft.last_search.value < 1.0
 
