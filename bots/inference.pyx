@@ -175,7 +175,7 @@ cdef double _forward(const CardModel* m, CardLatent* x, double* terms) noexcept 
         tmp.hand[m.opp] = hand
         v = _log_prob(m, &tmp, turn.play)
         if impossible(v) or not cs_remove(&hand, c, turn.card):
-                    return IMPOSSIBLE
+            return IMPOSSIBLE
         ll += v
         if terms != NULL:
             terms[2 * j] = v
@@ -189,7 +189,7 @@ cdef double _forward(const CardModel* m, CardLatent* x, double* terms) noexcept 
             terms[2 * j + 1] = v
         t = turn.drawn if turn.drawn >= 0 else x.slot[turn.slot]
         if cs_count(&hand, c, t) >= c.copies[t]:
-                    return IMPOSSIBLE  # more copies than the deck has: not a history that can happen
+            return IMPOSSIBLE  # more copies than the deck has: not a history that can happen
         cs_add(&hand, c, t)
     x.hand = hand
     return ll
