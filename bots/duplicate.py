@@ -200,21 +200,25 @@ def _play_pair_args(args: tuple) -> PairResult:
 def run_duplicate(edition: str, deals: int, seed: int, spec_a: str, spec_b: str,
                   options: Mapping[str, object] | None = None, limits: Limits | None = None, jobs: int = 1,
                   progress: Callable[[PairResult, DuplicateStats], None] | None = None,
-                  players: int | None = None) -> DuplicateStats:
-    """Plays deals seed, seed+1, … (each as a pair, or all rotations); `progress` is called after each deal."""
+                  players: int | None = None, done: Mapping[int, PairResult] | None = None) -> DuplicateStats:
+    """Plays deals seed, seed+1, … (each as a pair, or all rotations); `progress` is called after each
+    deal played. Deals in `done` (by seed: results recorded earlier, bots/duplicate_results.py) are
+    counted as they are and not played again."""
     make_bot(spec_a, 0), make_bot(spec_b, 0)  # a bad spec fails here, not in a worker
-    work = [(edition, seed + i, spec_a, spec_b, dict(options or {}), limits, players) for i in range(deals)]
-    stats = DuplicateStats()
-    if jobs <= 1:
+    done = done or {}
+    work = [(edition, seed + i, spec_a, spec_b, dict(options or {}), limits, players) for i in range(deals)
+            if seed + i not in done]
+    stats = DuplicateStats([done[seed + i] for i in range(deals) if seed + i in done])
+    if jobs <= 1 or len(work) <= 1:
         for args in work:
             stats.pairs.append(_play_pair_args(args))
             if progress:
                 progress(stats.pairs[-1], stats)
-        return stats
-    with multiprocessing.get_context("fork").Pool(jobs) as pool:
-        for pair in pool.imap_unordered(_play_pair_args, work):
-            stats.pairs.append(pair)
-            if progress:
-                progress(pair, stats)
+    else:
+        with multiprocessing.get_context("fork").Pool(min(jobs, len(work))) as pool:
+            for pair in pool.imap_unordered(_play_pair_args, work):
+                stats.pairs.append(pair)
+                if progress:
+                    progress(pair, stats)
     stats.pairs.sort(key=lambda p: p.seed)
     return stats

@@ -4,7 +4,8 @@ from __future__ import annotations
 import argparse
 import itertools
 
-from bots.duplicate import make_bot, run_duplicate
+from bots.duplicate import DuplicateStats, make_bot, run_duplicate
+from bots.duplicate_results import ResultsFile, ResultsFileError, RunConfig
 from bots.match import play_match
 from bots.policy import Limits
 from bots.registry import POLICIES, make_policy
@@ -29,6 +30,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--iterations", type=int, default=None, help="search iterations per decision (go iterations)")
     p.add_argument("--movetime", type=int, default=None, help="milliseconds per decision (go movetime)")
     p.add_argument("--jobs", "-j", type=int, default=1, help="--duplicate: pairs played in parallel processes")
+    p.add_argument("--results", metavar="FILE.jsonl", default=None,
+                   help="--duplicate: append every finished deal to FILE (a JSON line each) and skip the deals "
+                        "it already holds for the same edition, rules, bots and budget: run the same command "
+                        "again to resume, or with other seeds to add deals")
+    p.add_argument("--summarize", action="store_true",
+                   help="with --results: print the totals of every deal FILE holds for this configuration "
+                        "(any seeds) and play nothing")
     p.set_defaults(run=run)
 
 
@@ -47,27 +55,65 @@ def run_duplicate_mode(args: argparse.Namespace, edition, options: dict) -> int:
             make_bot(name, 0)
     except ValueError as e:
         raise CommandError(str(e)) from None
+    players = edition.check_players(args.players)
+    resolved = edition.resolve_options(options)
+    config = RunConfig(edition.name, resolved, players, names[0], names[1], args.iterations, args.movetime)
+    book = _open_results(args)
+    if args.summarize:
+        recorded = book.deals(config)
+        print(f"{args.results}: {len(recorded)} deals of {edition.name} A={names[0]} B={names[1]} "
+              f"iterations={args.iterations} movetime={args.movetime}")
+        if recorded:
+            print(DuplicateStats(sorted(recorded.values(), key=lambda p: p.seed)).summary())
+        return 0
     seed = master_seed(args.seed)
-    print(f"duplicate {edition.name} players={edition.check_players(args.players)} {' '.join(f'{k}={v}' for k, v in edition.resolve_options(options).items())} "
+    print(f"duplicate {edition.name} players={players} {' '.join(f'{k}={v}' for k, v in resolved.items())} "
           f"deals={args.games} seed={seed} A={names[0]} B={names[1]} iterations={args.iterations} "
           f"movetime={args.movetime}", flush=True)
+    done = {}
+    if book is not None:
+        recorded = book.deals(config)
+        done = {seed + i: recorded[seed + i] for i in range(args.games) if seed + i in recorded}
+        print(f"{args.results}: {len(done)} of the {args.games} deals recorded already, "
+              f"{args.games - len(done)} to play", flush=True)
 
     def progress(pair, stats) -> None:
+        if book is not None:
+            book.append(config, pair)
         if not args.quiet:
             print(f"deal {pair.seed} A returns {'/'.join(f'{r:g}' for r in pair.returns)} "
                   f"margins {'/'.join(f'{m:+d}' for m in pair.margins)} {pair.seconds:.1f}s | {stats.summary()}",
                   flush=True)
 
     stats = run_duplicate(edition.name, args.games, seed, names[0], names[1], options, _limits(args),
-                          jobs=args.jobs, progress=progress, players=edition.check_players(args.players))
+                          jobs=args.jobs, progress=progress, players=players, done=done)
     print(stats.summary())
     return 0
+
+
+def _open_results(args: argparse.Namespace) -> ResultsFile | None:
+    """The results file of --results (read whole; a malformed line is a CommandError), or None."""
+    if args.results is None:
+        if args.summarize:
+            raise CommandError("--summarize needs --results FILE")
+        return None
+    try:
+        book = ResultsFile(args.results)
+    except ResultsFileError as e:
+        raise CommandError(str(e)) from None
+    except OSError as e:
+        raise CommandError(f"--results {args.results}: {e.strerror}") from None
+    if book.notice:
+        print(book.notice, flush=True)
+    return book
 
 
 def run(args: argparse.Namespace) -> int:
     edition, options = edition_options(args)
     if args.duplicate:
         return run_duplicate_mode(args, edition, options)
+    if args.results is not None or args.summarize:
+        raise CommandError("--results and --summarize go with --duplicate")
     players = edition.check_players(args.players)
     names = [n.strip() for n in args.bots.split(",") if n.strip()]
     if len(names) == 1:

@@ -1,0 +1,116 @@
+"""The results file of duplicate runs (`expeditions selfplay --duplicate --results`): a run resumed
+from it counts exactly what one uninterrupted run counts; other configurations are kept apart;
+bad files stop the run with the line at fault and are left as they were."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bots.duplicate import PairResult, run_duplicate
+from bots.duplicate_results import ResultsFile, ResultsFileError, RunConfig
+from expeditions.cli import main
+
+BASE = ["selfplay", "--duplicate", "-e", "classic", "-o", "rounds=1", "--bots", "greedy,random", "-q"]
+CONFIG = RunConfig("classic", {"rounds": 1, "max_turns": 300}, 2, "greedy", "random", None, None)
+
+
+def totals(out: str) -> str:
+    """The summary line a run prints last."""
+    return out.strip().splitlines()[-1]
+
+
+def test_a_resumed_run_counts_what_one_run_counts(tmp_path, capsys):
+    path = tmp_path / "r.jsonl"
+    assert main(BASE + ["--games", "6", "--seed", "40"]) == 0
+    whole = totals(capsys.readouterr().out)
+    assert main(BASE + ["--games", "2", "--seed", "40", "--results", str(path)]) == 0
+    capsys.readouterr()
+    assert main(BASE + ["--games", "6", "--seed", "40", "--results", str(path), "-j", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "2 of the 6 deals recorded already, 4 to play" in out
+    assert totals(out) == whole
+    lines = path.read_text().splitlines()
+    assert sorted(json.loads(line)["deal"] for line in lines) == list(range(40, 46))
+    # All done: the same command plays nothing and prints the same totals.
+    assert main(BASE + ["--games", "6", "--seed", "40", "--results", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "6 of the 6 deals recorded already, 0 to play" in out and totals(out) == whole
+    assert len(path.read_text().splitlines()) == 6
+
+
+def test_summarize_pools_every_seed_of_one_configuration_only(tmp_path, capsys):
+    path = tmp_path / "r.jsonl"
+    main(BASE + ["--games", "2", "--seed", "10", "--results", str(path)])
+    main(BASE + ["--games", "3", "--seed", "500", "--results", str(path)])
+    other = ["selfplay", "--duplicate", "-e", "classic", "-o", "rounds=1", "--bots", "random,greedy", "-q"]
+    main(other + ["--games", "1", "--seed", "10", "--results", str(path)])
+    capsys.readouterr()
+    assert main(BASE + ["--results", str(path), "--summarize"]) == 0
+    out = capsys.readouterr().out
+    assert "5 deals of classic A=greedy B=random" in out
+    pooled = run_duplicate("classic", 2, 10, "greedy", "random", {"rounds": 1}).pairs \
+        + run_duplicate("classic", 3, 500, "greedy", "random", {"rounds": 1}).pairs
+    recorded = sorted(ResultsFile(path).deals(CONFIG).values(), key=lambda p: p.seed)
+    assert [(p.seed, p.returns, p.margins) for p in recorded] == [(p.seed, p.returns, p.margins) for p in pooled]
+    assert "games 10  A wins" in totals(out)
+    # The other side order is another configuration, and with other rules nothing is recorded.
+    assert main(other + ["--results", str(path), "--summarize"]) == 0
+    assert "1 deals of classic A=random B=greedy" in capsys.readouterr().out
+    assert main(BASE[:5] + ["rounds=2"] + BASE[6:] + ["--results", str(path), "--summarize"]) == 0
+    assert "0 deals" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("bad, message", [
+    ("not json", "line 2: not a JSON object"),
+    ("[1, 2]", "line 2: expected a JSON object, got list"),
+    ('{"edition": "classic"}', "line 2: missing field 'options'"),
+])
+def test_a_malformed_line_stops_the_run_and_leaves_the_file(tmp_path, capsys, bad, message):
+    path = tmp_path / "r.jsonl"
+    main(BASE + ["--games", "2", "--seed", "3", "--results", str(path)])
+    lines = path.read_text().splitlines()
+    text = "\n".join([lines[0], bad, lines[1]]) + "\n"
+    path.write_text(text)
+    capsys.readouterr()
+    assert main(BASE + ["--games", "4", "--seed", "3", "--results", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert message in err and str(path) in err and "Traceback" not in err
+    assert path.read_text() == text
+
+
+def test_a_result_with_wrong_fields_is_named(tmp_path):
+    path = tmp_path / "r.jsonl"
+    record = {**CONFIG.as_json(), "deal": 1, "returns": [1.0], "margins": [3, 4], "seconds": 0.1}
+    path.write_text(json.dumps(record) + "\n")
+    with pytest.raises(ResultsFileError, match="line 1: a malformed result"):
+        ResultsFile(path)
+
+
+def test_an_unfinished_last_line_is_cut_and_its_deal_played_again(tmp_path, capsys):
+    path = tmp_path / "r.jsonl"
+    main(BASE + ["--games", "3", "--seed", "70", "--results", str(path)])
+    whole = totals(capsys.readouterr().out)
+    text = path.read_text()
+    path.write_text(text[: len(text) - 25])  # killed in the middle of writing the third line
+    assert main(BASE + ["--games", "3", "--seed", "70", "--results", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "line 3: an unfinished line" in out and "2 of the 3 deals recorded already" in out
+    assert totals(out) == whole and path.read_text() == text
+
+
+def test_a_complete_last_line_without_its_newline_is_kept(tmp_path):
+    path = tmp_path / "r.jsonl"
+    book = ResultsFile(path)
+    book.append(CONFIG, PairResult(1, (1.0, 0.0), (5, -5), 0.5))
+    path.write_text(path.read_text().rstrip("\n"))
+    assert list(ResultsFile(path).deals(CONFIG)) == [1]
+    ResultsFile(path).append(CONFIG, PairResult(2, (0.5, 0.5), (0, 0), 0.5))
+    assert sorted(ResultsFile(path).deals(CONFIG)) == [1, 2]
+
+
+def test_results_need_duplicate_and_summarize_needs_results(capsys):
+    assert main(["selfplay", "--games", "1", "--results", "x.jsonl"]) == 2
+    assert "--results and --summarize go with --duplicate" in capsys.readouterr().err
+    assert main(BASE + ["--summarize"]) == 2
+    assert "--summarize needs --results FILE" in capsys.readouterr().err
