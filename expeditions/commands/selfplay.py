@@ -99,6 +99,8 @@ def _open_results(args: argparse.Namespace) -> ResultsFile | None:
         return None
     try:
         book = ResultsFile(args.results)
+        if not args.summarize:
+            open(args.results, "ab").close()  # a file it cannot write fails now, not after the first deal
     except ResultsFileError as e:
         raise CommandError(str(e)) from None
     except OSError as e:
