@@ -82,6 +82,15 @@ def places(scores: list[int], seats: list[int]) -> list[float]:
     return out
 
 
+def _mean_and_interval(values: list[float]) -> tuple[float, float]:
+    """Mean and the half-width of its 95% interval (nan with fewer than two values)."""
+    n = len(values)
+    mean = sum(values) / n if n else float("nan")
+    if n < 2:
+        return mean, float("nan")
+    return mean, 1.96 * math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1) / n)
+
+
 @dataclass
 class DuplicateStats:
     """Totals of a duplicate run for side A."""
@@ -117,13 +126,7 @@ class DuplicateStats:
     def interval(self) -> float:
         """Half-width of the 95% confidence interval of `score`, from the spread of pair scores
         (pairs are independent; the two games of a pair are not)."""
-        n = len(self.pairs)
-        if n < 2:
-            return float("nan")
-        values = [sum(p.returns) / len(p.returns) for p in self.pairs]
-        mean = sum(values) / n
-        var = sum((v - mean) ** 2 for v in values) / (n - 1)
-        return 1.96 * math.sqrt(var / n)
+        return _mean_and_interval([sum(p.returns) / len(p.returns) for p in self.pairs])[1]
 
     @property
     def margin(self) -> float:
@@ -132,12 +135,7 @@ class DuplicateStats:
 
     def margin_interval(self) -> float:
         """Half-width of the 95% confidence interval of `margin` (from the pairs' mean margins)."""
-        n = len(self.pairs)
-        if n < 2:
-            return float("nan")
-        values = [sum(p.margins) / len(p.margins) for p in self.pairs]
-        mean = sum(values) / n
-        return 1.96 * math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1) / n)
+        return _mean_and_interval([sum(p.margins) / len(p.margins) for p in self.pairs])[1]
 
     @property
     def mean_rank(self) -> float:
@@ -165,6 +163,51 @@ class DuplicateStats:
             text += (f"  A first {self.first_rate:.3f}  mean place A {self.mean_rank:.2f} "
                      f"B {self.other_mean_rank:.2f}")
         return text
+
+
+@dataclass(frozen=True)
+class PairedDifference:
+    """Side A of one run against side A of another over the deals both played (the same deals, so
+    the luck of the cards cancels from the difference, deal by deal).
+
+    >>> new = [PairResult(1, (1.0, 1.0), (20, 5), 0.0), PairResult(2, (1.0, 0.0), (9, -4), 0.0)]
+    >>> old = [PairResult(1, (1.0, 0.0), (8, -2), 0.0), PairResult(3, (0.0, 0.0), (-9, -9), 0.0)]
+    >>> d = paired_difference(new, old)
+    >>> d.deals, d.score, d.other_score, d.difference, d.margin_difference
+    (1, 1.0, 0.5, 0.5, 9.5)
+    """
+
+    deals: int
+    score: float
+    """This run's A score (wins + half the draws a game) on the common deals."""
+    other_score: float
+    difference: float
+    """score - other_score: the mean over common deals of the per-deal difference."""
+    interval: float
+    """Half-width of its 95% confidence interval (from the spread of the per-deal differences)."""
+    margin_difference: float
+    """The same for the margin, points a game."""
+    margin_interval: float
+
+    def summary(self) -> str:
+        return (f"common deals {self.deals}  score {self.score:.3f} against {self.other_score:.3f}  "
+                f"difference {self.difference:+.3f} ± {self.interval:.3f} a game  "
+                f"margin difference {self.margin_difference:+.1f} ± {self.margin_interval:.1f}")
+
+
+def paired_difference(pairs: list[PairResult], others: list[PairResult]) -> PairedDifference:
+    """`pairs` against `others` over the deals (seeds) both hold; see PairedDifference."""
+    by_seed = {p.seed: p for p in others}
+    common = [(p, by_seed[p.seed]) for p in sorted(pairs, key=lambda p: p.seed) if p.seed in by_seed]
+
+    def per_game(values: tuple) -> float:
+        return sum(values) / len(values)
+
+    score, _ = _mean_and_interval([per_game(p.returns) for p, _ in common])
+    other, _ = _mean_and_interval([per_game(o.returns) for _, o in common])
+    diff, interval = _mean_and_interval([per_game(p.returns) - per_game(o.returns) for p, o in common])
+    margin, margin_interval = _mean_and_interval([per_game(p.margins) - per_game(o.margins) for p, o in common])
+    return PairedDifference(len(common), score, other, diff, interval, margin, margin_interval)
 
 
 def play_pair(edition: str, seed: int, spec_a: str, spec_b: str, options: Mapping[str, object] | None = None,

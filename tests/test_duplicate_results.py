@@ -1,13 +1,14 @@
 """The results file of duplicate runs (`expeditions selfplay --duplicate --results`): a run resumed
 from it counts exactly what one uninterrupted run counts; other configurations are kept apart;
-bad files stop the run with the line at fault and are left as they were."""
+bad files stop the run with the line at fault and are left as they were; `--compare` gives the
+paired difference of two configurations (or of two files) over the deals both hold."""
 from __future__ import annotations
 
 import json
 
 import pytest
 
-from bots.duplicate import PairResult, run_duplicate
+from bots.duplicate import PairResult, paired_difference, run_duplicate
 from bots.duplicate_results import ResultsFile, ResultsFileError, RunConfig
 from expeditions.cli import main
 
@@ -113,7 +114,7 @@ def test_a_complete_last_line_without_its_newline_is_kept(tmp_path):
 
 def test_results_need_duplicate_and_summarize_needs_results(capsys):
     assert main(["selfplay", "--games", "1", "--results", "x.jsonl"]) == 2
-    assert "--results and --summarize go with --duplicate" in capsys.readouterr().err
+    assert "--results, --summarize and --compare go with --duplicate" in capsys.readouterr().err
     assert main(BASE + ["--summarize"]) == 2
     assert "--summarize needs --results FILE" in capsys.readouterr().err
 
@@ -122,3 +123,43 @@ def test_a_results_file_that_cannot_be_written_fails_before_any_deal(tmp_path, c
     assert main(BASE + ["--games", "1", "--seed", "1", "--results", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert f"--results {tmp_path}: Is a directory" in err and "deal" not in err
+
+
+def test_compare_gives_the_paired_difference_over_the_common_deals(tmp_path, capsys):
+    path = tmp_path / "r.jsonl"
+    versus_random = ["selfplay", "--duplicate", "-e", "classic", "-o", "rounds=1", "--bots", "random,random", "-q"]
+    main(BASE + ["--games", "4", "--seed", "10", "--results", str(path)])
+    main(versus_random + ["--games", "4", "--seed", "12", "--results", str(path)])
+    capsys.readouterr()
+    assert main(BASE + ["--results", str(path), "--summarize", "--compare", "random"]) == 0
+    out = capsys.readouterr().out
+    greedy = run_duplicate("classic", 4, 10, "greedy", "random", {"rounds": 1}).pairs
+    random_ = run_duplicate("classic", 4, 12, "random", "random", {"rounds": 1}).pairs
+    expected = paired_difference(greedy, random_)
+    assert expected.deals == 2 and expected.difference > 0
+    assert "4 deals of A=random B=random" in out
+    assert f"A=greedy against A=random: {expected.summary()}" in out
+    # The same bots in another file (a run of other code, say): here the same code, no difference.
+    other = tmp_path / "other.jsonl"
+    main(BASE + ["--games", "2", "--seed", "11", "--results", str(other)])
+    capsys.readouterr()
+    assert main(BASE + ["--results", str(path), "--summarize", "--compare-results", str(other)]) == 0
+    out = capsys.readouterr().out
+    assert "common deals 2  score" in out and "difference +0.000 ± 0.000 a game" in out
+    # Nothing in common: said, not an error.
+    assert main(BASE + ["--results", str(other), "--summarize", "--compare", "random"]) == 0
+    assert "nothing to compare" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("extra, message", [
+    (["--compare", "random"], "--compare and --compare-results go with --summarize"),
+    (["--summarize", "--compare", "nosuchbot"], "--compare: unknown bot"),
+    (["--summarize", "--compare-results", "missing.jsonl"], "--compare-results missing.jsonl: no such file"),
+])
+def test_compare_errors_are_named(tmp_path, capsys, extra, message):
+    path = tmp_path / "r.jsonl"
+    main(BASE + ["--games", "1", "--seed", "1", "--results", str(path)])
+    capsys.readouterr()
+    assert main(BASE + ["--results", str(path)] + extra) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err

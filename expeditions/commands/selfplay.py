@@ -2,9 +2,10 @@
 from __future__ import annotations
 
 import argparse
-import itertools
+import dataclasses
+import os
 
-from bots.duplicate import DuplicateStats, make_bot, run_duplicate
+from bots.duplicate import DuplicateStats, make_bot, paired_difference, run_duplicate
 from bots.duplicate_results import ResultsFile, ResultsFileError, RunConfig
 from bots.match import play_match
 from bots.policy import Limits
@@ -37,6 +38,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--summarize", action="store_true",
                    help="with --results: print the totals of every deal FILE holds for this configuration "
                         "(any seeds) and play nothing")
+    p.add_argument("--compare", metavar="SPEC", default=None,
+                   help="with --summarize: also compare side A with side A=SPEC of the same edition, rules, "
+                        "opponent and budget, deal by deal over the deals both hold (the paired difference)")
+    p.add_argument("--compare-results", metavar="FILE.jsonl", default=None,
+                   help="with --summarize: the file that holds the deals to compare with (default: --results; "
+                        "without --compare, the same configuration there, e.g. a run of other code)")
     p.set_defaults(run=run)
 
 
@@ -65,6 +72,8 @@ def run_duplicate_mode(args: argparse.Namespace, edition, options: dict) -> int:
               f"iterations={args.iterations} movetime={args.movetime}")
         if recorded:
             print(DuplicateStats(sorted(recorded.values(), key=lambda p: p.seed)).summary())
+        if args.compare is not None or args.compare_results is not None:
+            _print_comparison(args, config, list(recorded.values()))
         return 0
     seed = master_seed(args.seed)
     print(f"duplicate {edition.name} players={players} {' '.join(f'{k}={v}' for k, v in resolved.items())} "
@@ -91,8 +100,38 @@ def run_duplicate_mode(args: argparse.Namespace, edition, options: dict) -> int:
     return 0
 
 
+def _print_comparison(args: argparse.Namespace, config: RunConfig, pairs: list) -> None:
+    """The paired difference against the deals of --compare (side A) in --compare-results."""
+    spec = args.compare if args.compare is not None else config.a
+    try:
+        make_bot(spec, 0)
+    except ValueError as e:
+        raise CommandError(f"--compare: {e}") from None
+    path = args.compare_results if args.compare_results is not None else args.results
+    if not os.path.isfile(path):
+        raise CommandError(f"--compare-results {path}: no such file")
+    try:
+        other = ResultsFile(path)
+    except ResultsFileError as e:
+        raise CommandError(str(e)) from None
+    except OSError as e:
+        raise CommandError(f"--compare-results {path}: {e.strerror}") from None
+    others = list(other.deals(dataclasses.replace(config, a=spec)).values())
+    print(f"{path}: {len(others)} deals of A={spec} B={config.b}")
+    if not pairs or not others:
+        print("nothing to compare: no deals on one side")
+        return
+    difference = paired_difference(pairs, others)
+    if difference.deals == 0:
+        print("nothing to compare: no deal on both sides")
+        return
+    print(f"A={config.a} against A={spec}: {difference.summary()}")
+
+
 def _open_results(args: argparse.Namespace) -> ResultsFile | None:
     """The results file of --results (read whole; a malformed line is a CommandError), or None."""
+    if (args.compare is not None or args.compare_results is not None) and not args.summarize:
+        raise CommandError("--compare and --compare-results go with --summarize")
     if args.results is None:
         if args.summarize:
             raise CommandError("--summarize needs --results FILE")
@@ -114,8 +153,8 @@ def run(args: argparse.Namespace) -> int:
     edition, options = edition_options(args)
     if args.duplicate:
         return run_duplicate_mode(args, edition, options)
-    if args.results is not None or args.summarize:
-        raise CommandError("--results and --summarize go with --duplicate")
+    if args.results is not None or args.summarize or args.compare is not None or args.compare_results is not None:
+        raise CommandError("--results, --summarize and --compare go with --duplicate")
     players = edition.check_players(args.players)
     names = [n.strip() for n in args.bots.split(",") if n.strip()]
     if len(names) == 1:

@@ -1,0 +1,178 @@
+"""What every decision of a position is worth to the search, and what the heuristic loses against it.
+
+A measuring tool for the card editions: positions are sampled from greedy-against-greedy matches,
+every legal decision of the seat to move is valued by the default search with a root sweep (each
+sampled world evaluates every decision once, so the decisions are compared on common worlds), and
+the heuristic's choice is scored by its regret: the best decision's value minus its own, in units
+of the search's reward. Where that regret sits (plays or draws, early or late in the round) is
+where the one-step improvement of the search over greedy comes from — what a better rollout policy
+would have to learn. docs/strength.md has the figures.
+
+    python -m bots.decision_values generate -e classic --positions 3000 --worlds 1500 --seed 1 \\
+        --out values.jsonl
+    python -m bots.decision_values report values.jsonl
+
+>>> import engine
+>>> view = next(sample_positions("classic", seed=3, rate=1.0))
+>>> record = value_decisions(view, worlds=20, seed=1)
+>>> sorted(record.values) == sorted(view.legal_text())
+True
+>>> heuristic_regret(record) >= 0.0
+True
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import re
+import sys
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+
+import engine
+from bots.greedy import GreedyPolicy
+from bots.ismcts_policy import IsmctsPolicy
+from bots.lc_heuristic import EDITION_NAMES, decision_scores
+from bots.policy import Limits
+
+
+@dataclass(frozen=True)
+class ValuedPosition:
+    """One position (the seat's view, as text) and the search's value of each legal decision."""
+
+    view: str
+    values: Mapping[str, float]
+    """Decision text -> mean reward of the searching seat over the sampled worlds."""
+
+    def as_json(self) -> dict:
+        return {"view": self.view, "values": dict(self.values)}
+
+
+def sample_positions(edition: str, seed: int, rate: float = 0.08, rounds: int = 3) -> Iterator[engine.View]:
+    """Views of the seat to move from greedy-against-greedy matches dealt from seed, seed+1, …,
+    each decision with more than one legal choice kept with probability `rate` (endless)."""
+    if edition not in EDITION_NAMES:
+        raise ValueError(f"decision values need a card edition ({', '.join(EDITION_NAMES)}), got {edition!r}")
+    chance = random.Random(seed)
+    deal = seed
+    while True:
+        state = engine.new_game(edition, seed=deal, rounds=rounds)
+        greedy = GreedyPolicy(seed=deal)
+        deal += 1
+        while not state.is_terminal():
+            view = state.view(state.to_move)
+            if len(view.legal()) > 1 and chance.random() < rate:
+                yield view
+            state.apply(greedy.choose(view, None))
+
+
+def value_decisions(view: engine.View, worlds: int, seed: int) -> ValuedPosition:
+    """Every legal decision of `view` valued by the default search over `worlds` common worlds."""
+    legal = view.legal()
+    search = IsmctsPolicy(seed=seed, EarlyStop="never", Reuse=False, RootSelection="sweep", RootCandidates=0)
+    search.choose(view, Limits(iterations=worlds * len(legal)))
+    values = {view.state.decision_to_text(d): stats[1] for d, stats in search.last_search.children.items()}
+    return ValuedPosition(view.text, values)
+
+
+def heuristic_regret(record: ValuedPosition, params: Mapping[str, float] | None = None) -> float:
+    """The best decision's value minus that of the heuristic's choice (ties: their mean value)."""
+    scored = decision_scores(engine.parse_view(record.view).state, dict(params) if params else None)
+    top = scored[0][1]
+    chosen = [text for text, score in scored if score == top]
+    return max(record.values.values()) - sum(record.values[text] for text in chosen) / len(chosen)
+
+
+CATEGORIES = ("all", "plays and discards", "draws", "draw pile <= 15 cards", "draw pile >= 16 cards",
+              "the last card of the draw pile")
+"""The rows of `report`, in its order."""
+
+
+def _categories(record: ValuedPosition) -> list[str]:
+    """The rows of the report a position counts in."""
+    phase = re.search(r"\bphase=(\w+)", record.view).group(1)
+    deck = int(re.search(r"\bdeck=(\d+)", record.view).group(1))
+    rows = ["all", "draws" if phase == "draw" else "plays and discards",
+            "draw pile <= 15 cards" if deck <= 15 else "draw pile >= 16 cards"]
+    if phase == "draw" and deck == 1:
+        rows.append("the last card of the draw pile")
+    return rows
+
+
+def report(records: list[ValuedPosition]) -> list[dict]:
+    """Per category: positions, their share, the mean regret, its share of all the regret and how
+    often the heuristic's choice is not the best-valued decision."""
+    regrets = [heuristic_regret(r) for r in records]
+    total = sum(regrets) or 1.0
+    rows: dict[str, list[float]] = {}
+    for record, regret in zip(records, regrets):
+        for name in _categories(record):
+            row = rows.setdefault(name, [0, 0.0, 0])
+            row[0] += 1
+            row[1] += regret
+            row[2] += regret > 0
+    order = [name for name in CATEGORIES if name in rows]
+    return [{"positions": name, "count": rows[name][0], "share": rows[name][0] / len(records),
+             "mean_regret": rows[name][1] / rows[name][0], "regret_share": rows[name][1] / total,
+             "not_best": rows[name][2] / rows[name][0]} for name in order]
+
+
+def read_records(path: str) -> list[ValuedPosition]:
+    """The records of a file written by `generate` (one JSON object a line)."""
+    records = []
+    with open(path) as f:
+        for number, line in enumerate(f, start=1):
+            try:
+                data = json.loads(line)
+                records.append(ValuedPosition(data["view"], data["values"]))
+            except (ValueError, KeyError, TypeError) as e:
+                raise ValueError(f"{path} line {number}: not a valued position ({e})") from None
+    return records
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bots.decision_values", description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    gen = sub.add_parser("generate", help="sample positions and value their decisions (appends to --out)")
+    gen.add_argument("--edition", "-e", default="classic", choices=EDITION_NAMES)
+    gen.add_argument("--positions", type=int, default=100)
+    gen.add_argument("--worlds", type=int, default=1500, help="sampled worlds per decision")
+    gen.add_argument("--seed", type=int, required=True, help="first deal (and the searches' seeds)")
+    gen.add_argument("--out", required=True)
+    rep = sub.add_parser("report", help="the heuristic's regret by kind of position")
+    rep.add_argument("files", nargs="+")
+    rep.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    if args.command == "generate":
+        print(f"generate {args.edition} positions={args.positions} worlds={args.worlds} seed={args.seed}", flush=True)
+        with open(args.out, "a") as out:
+            for i, view in enumerate(sample_positions(args.edition, args.seed)):
+                if i >= args.positions:
+                    break
+                record = value_decisions(view, args.worlds, args.seed + i)
+                out.write(json.dumps(record.as_json(), separators=(",", ":")) + "\n")
+                out.flush()
+        return 0
+    try:
+        records = [r for path in args.files for r in read_records(path)]
+    except (OSError, ValueError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    if not records:
+        print("error: no positions", file=sys.stderr)
+        return 2
+    rows = report(records)
+    if args.json:
+        print(json.dumps(rows))
+        return 0
+    print(f"{len(records)} positions")
+    print(f"{'positions':32s} {'share':>6s} {'mean regret':>12s} {'regret share':>13s} {'not best':>9s}")
+    for row in rows:
+        print(f"{row['positions']:32s} {row['share']:6.3f} {row['mean_regret']:12.5f} "
+              f"{row['regret_share']:13.3f} {row['not_best']:9.3f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
