@@ -73,7 +73,7 @@ def run_duplicate_mode(args: argparse.Namespace, edition, options: dict) -> int:
         if recorded:
             print(DuplicateStats(sorted(recorded.values(), key=lambda p: p.seed)).summary())
         if args.compare is not None or args.compare_results is not None:
-            _print_comparison(args, config, list(recorded.values()))
+            _print_comparison(args, config, list(recorded.values()), book)
         return 0
     seed = master_seed(args.seed)
     print(f"duplicate {edition.name} players={players} {' '.join(f'{k}={v}' for k, v in resolved.items())} "
@@ -100,27 +100,27 @@ def run_duplicate_mode(args: argparse.Namespace, edition, options: dict) -> int:
     return 0
 
 
-def _print_comparison(args: argparse.Namespace, config: RunConfig, pairs: list) -> None:
-    """The paired difference against the deals of --compare (side A) in --compare-results."""
+def _print_comparison(args: argparse.Namespace, config: RunConfig, pairs: list, book: ResultsFile) -> None:
+    """The paired difference against the deals of --compare (side A) in --compare-results (by
+    default `book`, the --results file already read)."""
     spec = args.compare if args.compare is not None else config.a
     try:
         make_bot(spec, 0)
     except ValueError as e:
         raise CommandError(f"--compare: {e}") from None
-    path = args.compare_results if args.compare_results is not None else args.results
-    if not os.path.isfile(path):
-        raise CommandError(f"--compare-results {path}: no such file")
-    try:
-        other = ResultsFile(path)
-    except ResultsFileError as e:
-        raise CommandError(str(e)) from None
-    except OSError as e:
-        raise CommandError(f"--compare-results {path}: {e.strerror}") from None
+    path, other = args.results, book
+    if args.compare_results is not None:
+        path = args.compare_results
+        if not os.path.isfile(path):
+            raise CommandError(f"--compare-results {path}: no such file")
+        try:
+            other = ResultsFile(path)
+        except ResultsFileError as e:
+            raise CommandError(str(e)) from None
+        except OSError as e:
+            raise CommandError(f"--compare-results {path}: {e.strerror}") from None
     others = list(other.deals(dataclasses.replace(config, a=spec)).values())
     print(f"{path}: {len(others)} deals of A={spec} B={config.b}")
-    if not pairs or not others:
-        print("nothing to compare: no deals on one side")
-        return
     difference = paired_difference(pairs, others)
     if difference.deals == 0:
         print("nothing to compare: no deal on both sides")
