@@ -48,6 +48,7 @@ ctypedef struct SearchParams:
     int reward            # REWARD_*
     int others            # OTHERS_*: how the other seats decide inside the tree
     int max_depth         # nodes below the root on a path before rollouts take over; 0 unlimited
+    int whole_turn        # below max_depth, still a node for the seat's decision right after its own
     int root_sweep     # each sampled world evaluates every root decision once (common random numbers)
     int root_candidates  # > 0: only the heuristic's best this many root decisions are searched
 

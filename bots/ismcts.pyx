@@ -121,6 +121,7 @@ cdef class Tree:
         self.p.reward = REWARD_AUTO
         self.p.others = OTHERS_TREE
         self.p.max_depth = 0
+        self.p.whole_turn = 0
         self.p.root_sweep = 0
         self.p.root_candidates = 0
         self.nskip = 0
@@ -138,7 +139,8 @@ cdef class Tree:
     def configure(self, *, double exploration=0.7, str rollout="random", double epsilon=0.1,
                   int cutoff=0, str reward="auto", double scale=40.0, double residual=0.25,
                   double score_weight=0.0, double score_scale=40.0,
-                  str others="tree", int max_depth=0, bint root_sweep=False, int root_candidates=0) -> None:
+                  str others="tree", int max_depth=0, bint root_sweep=False, int root_candidates=0,
+                  bint whole_turn=False) -> None:
         """Sets the search parameters (see bots/ismcts_policy.py for their options)."""
         if others not in OTHERS:
             raise ValueError(f"others: expected one of {', '.join(OTHERS)}, got {others!r}")
@@ -161,6 +163,7 @@ cdef class Tree:
         self.p.score_scale = score_scale
         self.p.others = OTHERS[others]
         self.p.max_depth = max_depth
+        self.p.whole_turn = whole_turn
         self.p.root_sweep = root_sweep
         self.p.root_candidates = root_candidates
 
@@ -385,6 +388,7 @@ cdef class Tree:
         cdef uint32_t stamp
         cdef double score, best_score, C = self.p.exploration
         cdef bint evaluated = False
+        cdef bint follows = False  # the last decision applied was a node's of the seat to move now
         cdef bint model = self.p.others == OTHERS_HEURISTIC and self.bot != NULL
         cdef bint sweep = self.p.root_sweep
         if sweep:
@@ -408,8 +412,10 @@ cdef class Tree:
                 # The other seats are modelled by the heuristic: their decisions take no node, and
                 # the seat's next node gathers whatever they did (like a chance event).
                 ops.apply(s, self.bot.decision(s, &self.play_rng, self.p.epsilon))
+                follows = False
                 continue
-            if depth >= MAX_DEPTH or (self.p.max_depth > 0 and depth > self.p.max_depth):
+            if depth >= MAX_DEPTH or (self.p.max_depth > 0 and depth > self.p.max_depth and not (
+                    self.p.whole_turn and follows and nodes[path[depth - 1]].mover == mover)):
                 evaluated = self._rollout(s)
                 break
             n = ops.legal(s, moves)
@@ -484,6 +490,7 @@ cdef class Tree:
             node = best
             path[depth] = node
             depth += 1
+            follows = True
         self._reward(s, evaluated, reward)
         nodes[0].visits += 1
         for i in range(1, depth):

@@ -58,6 +58,7 @@ DEFAULTS: dict[str, Any] = {
     "Reuse": True,
     "Others": "heuristic",
     "MaxDepth": 1,
+    "WholeTurn": False,
     "RootSelection": "ucb",
     "RootCandidates": -1,
     "Infer": "auto",
@@ -119,6 +120,9 @@ class IsmctsPolicy(Policy):
                           "rollout heuristic inside the tree too (the tree then holds only this seat's decisions)"),
         PolicyOption("MaxDepth", "spin", DEFAULTS["MaxDepth"], 0, 1000,
                      help="tree nodes below the root on a path (1: flat Monte Carlo at the root); 0 unlimited"),
+        PolicyOption("WholeTurn", "check", DEFAULTS["WholeTurn"],
+                     help="below MaxDepth, the seat's decision right after its own (the draw after a play) is "
+                          "still a node: nothing hidden is revealed between them"),
         PolicyOption("RootSelection", "combo", DEFAULTS["RootSelection"], choices=("ucb", "sweep"),
                      help="ucb: UCB with availability at the root too; sweep: every sampled world (hidden cards "
                           "and rollout randomness) evaluates each root decision once, the best mean is played"),
@@ -202,7 +206,7 @@ class IsmctsPolicy(Policy):
                            cutoff=s["RolloutCutoff"], reward=s["Reward"], scale=self._scale(),
                            residual=s["Residual"] / 100.0, score_weight=s["ScoreWeight"] / 100.0,
                            score_scale=self._scale(),
-                           others=s["Others"], max_depth=s["MaxDepth"], root_sweep=s["RootSelection"] == "sweep",
+                           others=s["Others"], max_depth=s["MaxDepth"], whole_turn=s["WholeTurn"], root_sweep=s["RootSelection"] == "sweep",
                            root_candidates=self._root_candidates())
         return self._trees
 

@@ -342,3 +342,32 @@ def test_score_weight_out_of_range_is_refused():
             tree.configure(**bad)
     with pytest.raises(ValueError):
         IsmctsPolicy(ScoreWeight=101)
+
+
+@pytest.mark.parametrize("edition", ["classic", "expedition"])
+def test_whole_turn_searches_the_draw_after_each_play(edition):
+    """With WholeTurn the flat tree also holds the seat's draw under each play; nothing else."""
+    state = new_game(edition, 4, rounds=1)
+    assert state.phase == "play"
+    view = state.view(state.to_move)
+    flat = IsmctsPolicy(seed=1, EarlyStop="never")
+    flat.choose(view, Limits(iterations=3000))
+    assert flat.last_search.nodes == 1 + len(view.legal())
+    whole = IsmctsPolicy(seed=1, EarlyStop="never", WholeTurn=True)
+    whole.choose(view, Limits(iterations=3000))
+    report = whole.last_search
+    assert report.nodes > 1 + len(view.legal())
+    play, draw = report.pv[:2]  # the most visited play, then its most visited draw
+    after = state.copy()
+    after.apply(play)
+    assert after.phase == "draw" and after.to_move == state.to_move and after.is_legal(draw)
+
+
+def test_whole_turn_stops_at_the_other_seats_decisions():
+    """At a draw the seat's next decision follows the opponent's turn: no node for it."""
+    state = next(s for s in (random_state("classic", 4, steps, rounds=1) for steps in range(1, 60, 2))
+                 if s.phase == "draw" and len(s.legal()) > 1)
+    view = state.view(state.to_move)
+    bot = IsmctsPolicy(seed=1, EarlyStop="never", WholeTurn=True)
+    bot.choose(view, Limits(iterations=2000))
+    assert bot.last_search.nodes == 1 + len(view.legal())
