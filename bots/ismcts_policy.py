@@ -58,7 +58,7 @@ DEFAULTS: dict[str, Any] = {
     "Reuse": True,
     "Others": "heuristic",
     "MaxDepth": 1,
-    "WholeTurn": "auto",
+    "WholeTurn": False,
     "RootSelection": "ucb",
     "RootCandidates": -1,
     "Infer": "auto",
@@ -71,10 +71,6 @@ DEFAULTS: dict[str, Any] = {
 INFER = {"expedition": True}
 """Editions where Infer=auto samples from the opponent model (docs/strength.md: +0.10 a game in
 expedition matches over 52 deals; in classic it changed nothing measurable and costs time)."""
-
-WHOLE_TURN = {"classic": True}
-"""Editions where WholeTurn=auto searches the draw after each play (docs/strength.md, eighth
-session: +0.05 a game in classic matches; not yet measured in the other editions)."""
 
 ROOT_CANDIDATES = {"partners": 12}
 """The root decisions searched by edition when RootCandidates is -1 (0: all), from duplicate
@@ -124,9 +120,9 @@ class IsmctsPolicy(Policy):
                           "rollout heuristic inside the tree too (the tree then holds only this seat's decisions)"),
         PolicyOption("MaxDepth", "spin", DEFAULTS["MaxDepth"], 0, 1000,
                      help="tree nodes below the root on a path (1: flat Monte Carlo at the root); 0 unlimited"),
-        PolicyOption("WholeTurn", "combo", DEFAULTS["WholeTurn"], choices=("auto", "on", "off"),
+        PolicyOption("WholeTurn", "check", DEFAULTS["WholeTurn"],
                      help="below MaxDepth, the seat's decision right after its own (the draw after a play) is "
-                          "still a node: nothing hidden is revealed between them; auto: on in classic"),
+                          "still a node: nothing hidden is revealed between them"),
         PolicyOption("RootSelection", "combo", DEFAULTS["RootSelection"], choices=("ucb", "sweep"),
                      help="ucb: UCB with availability at the root too; sweep: every sampled world (hidden cards "
                           "and rollout randomness) evaluates each root decision once, the best mean is played"),
@@ -194,10 +190,6 @@ class IsmctsPolicy(Policy):
     def _scale(self) -> float:
         return float(self.settings["MarginScale"] or ROUND_SPREAD.get(self._edition, DEFAULT_SPREAD) / 1.7)
 
-    def _whole_turn(self) -> bool:
-        chosen = self.settings["WholeTurn"]
-        return WHOLE_TURN.get(self._edition, False) if chosen == "auto" else chosen == "on"
-
     def _root_candidates(self) -> int:
         chosen = self.settings["RootCandidates"]
         return ROOT_CANDIDATES.get(self._edition, 0) if chosen < 0 else chosen
@@ -214,7 +206,7 @@ class IsmctsPolicy(Policy):
                            cutoff=s["RolloutCutoff"], reward=s["Reward"], scale=self._scale(),
                            residual=s["Residual"] / 100.0, score_weight=s["ScoreWeight"] / 100.0,
                            score_scale=self._scale(),
-                           others=s["Others"], max_depth=s["MaxDepth"], whole_turn=self._whole_turn(), root_sweep=s["RootSelection"] == "sweep",
+                           others=s["Others"], max_depth=s["MaxDepth"], whole_turn=s["WholeTurn"], root_sweep=s["RootSelection"] == "sweep",
                            root_candidates=self._root_candidates())
         return self._trees
 

@@ -46,7 +46,7 @@ def test_node_budget():
 
 
 def test_node_budget_of_a_tree_that_cannot_grow_so_far():
-    bot = IsmctsPolicy(seed=1, MaxDepth=1, WholeTurn="off")  # flat: the root and a node per legal decision
+    bot = IsmctsPolicy(seed=1, MaxDepth=1)  # flat: the root and one node per legal decision
     view = _view()
     bot.choose(view, Limits(nodes=300))
     report = bot.last_search
@@ -350,10 +350,10 @@ def test_whole_turn_searches_the_draw_after_each_play(edition):
     state = new_game(edition, 4, rounds=1)
     assert state.phase == "play"
     view = state.view(state.to_move)
-    flat = IsmctsPolicy(seed=1, EarlyStop="never", WholeTurn="off")
+    flat = IsmctsPolicy(seed=1, EarlyStop="never")
     flat.choose(view, Limits(iterations=3000))
     assert flat.last_search.nodes == 1 + len(view.legal())
-    whole = IsmctsPolicy(seed=1, EarlyStop="never", WholeTurn="on")
+    whole = IsmctsPolicy(seed=1, EarlyStop="never", WholeTurn=True)
     whole.choose(view, Limits(iterations=3000))
     report = whole.last_search
     assert report.nodes > 1 + len(view.legal())
@@ -368,16 +368,6 @@ def test_whole_turn_stops_at_the_other_seats_decisions():
     state = next(s for s in (random_state("classic", 4, steps, rounds=1) for steps in range(1, 60, 2))
                  if s.phase == "draw" and len(s.legal()) > 1)
     view = state.view(state.to_move)
-    bot = IsmctsPolicy(seed=1, EarlyStop="never", WholeTurn="on")
+    bot = IsmctsPolicy(seed=1, EarlyStop="never", WholeTurn=True)
     bot.choose(view, Limits(iterations=2000))
     assert bot.last_search.nodes == 1 + len(view.legal())
-
-
-@pytest.mark.parametrize("edition, searched", [("classic", True), ("expedition", False), ("partners", False)])
-def test_whole_turn_auto_is_on_where_it_was_measured(edition, searched):
-    state = new_game(edition, 4, rounds=1)
-    view = state.view(state.to_move)
-    bot = IsmctsPolicy(seed=1, EarlyStop="never")
-    bot.choose(view, Limits(iterations=2000))
-    report = bot.last_search
-    assert (report.nodes > 1 + len(report.children)) == searched
