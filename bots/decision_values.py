@@ -11,6 +11,7 @@ would have to learn. docs/strength.md has the figures.
     python -m bots.decision_values generate -e classic --positions 3000 --worlds 1500 --seed 1 \\
         --out values.jsonl
     python -m bots.decision_values report values.jsonl
+    python -m bots.decision_values noise values.jsonl --positions 300 --seed 777000
 
 >>> import engine
 >>> view = next(sample_positions("classic", seed=3, rate=1.0))
@@ -118,6 +119,23 @@ def report(records: list[ValuedPosition]) -> list[dict]:
              "not_best": rows[name][2] / rows[name][0]} for name in order]
 
 
+def valuation_noise(records: list[ValuedPosition], worlds: int, seed: int) -> dict:
+    """How much of the values is the noise of the worlds sampled: each position valued again on
+    other worlds; how often both valuations pick the same best decision, what the best of the first
+    loses by the second (and the other way round), against the heuristic's regret."""
+    same, cross, heuristic = 0, 0.0, 0.0
+    for i, record in enumerate(records):
+        again = value_decisions(engine.parse_view(record.view), worlds, seed + i)
+        first = max(record.values, key=record.values.get)
+        second = max(again.values, key=again.values.get)
+        same += first == second
+        cross += (again.values[second] - again.values[first] + record.values[first] - record.values[second]) / 2
+        heuristic += (heuristic_regret(record) + heuristic_regret(again)) / 2
+    n = len(records) or 1
+    return {"positions": len(records), "same_best": same / n, "noise_regret": cross / n,
+            "heuristic_regret": heuristic / n}
+
+
 def read_records(path: str) -> list[ValuedPosition]:
     """The records of a file written by `generate` (one JSON object a line)."""
     records = []
@@ -143,6 +161,11 @@ def main(argv: list[str] | None = None) -> int:
     rep = sub.add_parser("report", help="the heuristic's regret by kind of position")
     rep.add_argument("files", nargs="+")
     rep.add_argument("--json", action="store_true")
+    noise = sub.add_parser("noise", help="value the first positions of a file again on other worlds")
+    noise.add_argument("file")
+    noise.add_argument("--positions", type=int, default=300)
+    noise.add_argument("--worlds", type=int, default=1500)
+    noise.add_argument("--seed", type=int, required=True, help="the searches' seeds (seed, seed+1, …)")
     args = parser.parse_args(argv)
     if args.command == "generate":
         print(f"generate {args.edition} positions={args.positions} worlds={args.worlds} seed={args.seed}", flush=True)
@@ -154,14 +177,19 @@ def main(argv: list[str] | None = None) -> int:
                 out.write(json.dumps(record.as_json(), separators=(",", ":")) + "\n")
                 out.flush()
         return 0
+    paths = [args.file] if args.command == "noise" else args.files
     try:
-        records = [r for path in args.files for r in read_records(path)]
+        records = [r for path in paths for r in read_records(path)]
     except (OSError, ValueError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
     if not records:
         print("error: no positions", file=sys.stderr)
         return 2
+    if args.command == "noise":
+        result = valuation_noise(records[:args.positions], args.worlds, args.seed)
+        print(json.dumps(result))
+        return 0
     rows = report(records)
     if args.json:
         print(json.dumps(rows))

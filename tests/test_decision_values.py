@@ -8,7 +8,7 @@ import engine
 import pytest
 
 from bots.decision_values import (ValuedPosition, heuristic_regret, main, read_records, report,
-                                  sample_positions, value_decisions)
+                                  sample_positions, valuation_noise, value_decisions)
 from bots.lc_heuristic import decision_scores
 
 # The last round of a match, the draw pile down to one card, seat 0 behind by 50: taking the card
@@ -76,3 +76,23 @@ def test_command_line_generates_and_reports(tmp_path, capsys):
 def test_board_is_refused_with_a_clear_error():
     with pytest.raises(ValueError, match="a card edition"):
         next(sample_positions("board", seed=1))
+
+
+def test_noise_of_a_valuation_against_itself_and_another():
+    views = sample_positions("classic", seed=5, rate=0.3)
+    records = [value_decisions(next(views), worlds=40, seed=i) for i in range(4)]
+    again = valuation_noise(records, worlds=40, seed=0)  # the same seeds: the same worlds
+    assert again["same_best"] == 1.0 and again["noise_regret"] == 0.0
+    assert again["heuristic_regret"] == pytest.approx(sum(heuristic_regret(r) for r in records) / 4)
+    other = valuation_noise(records, worlds=40, seed=1000)
+    assert other["positions"] == 4 and other["noise_regret"] >= 0.0
+
+
+def test_noise_command_prints_its_figures(tmp_path, capsys):
+    views = sample_positions("classic", seed=6, rate=0.3)
+    path = tmp_path / "v.jsonl"
+    path.write_text("".join(json.dumps(value_decisions(next(views), worlds=20, seed=i).as_json()) + "\n"
+                            for i in range(2)))
+    assert main(["noise", str(path), "--positions", "1", "--worlds", "20", "--seed", "3"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["positions"] == 1 and 0.0 <= printed["same_best"] <= 1.0
