@@ -388,7 +388,7 @@ cdef class Tree:
         cdef uint32_t stamp
         cdef double score, best_score, C = self.p.exploration
         cdef bint evaluated = False
-        cdef bint follows = False  # the last decision applied was a node's of the seat to move now
+        cdef bint follows = False  # the last decision applied was a tree node's (WholeTurn)
         cdef bint model = self.p.others == OTHERS_HEURISTIC and self.bot != NULL
         cdef bint sweep = self.p.root_sweep
         if sweep:

@@ -122,7 +122,7 @@ class IsmctsPolicy(Policy):
                      help="tree nodes below the root on a path (1: flat Monte Carlo at the root); 0 unlimited"),
         PolicyOption("WholeTurn", "check", DEFAULTS["WholeTurn"],
                      help="below MaxDepth, the seat's decision right after its own (the draw after a play) is "
-                          "still a node: nothing hidden is revealed between them"),
+                          "still a node (in the card editions nothing hidden is revealed between the two)"),
         PolicyOption("RootSelection", "combo", DEFAULTS["RootSelection"], choices=("ucb", "sweep"),
                      help="ucb: UCB with availability at the root too; sweep: every sampled world (hidden cards "
                           "and rollout randomness) evaluates each root decision once, the best mean is played"),
@@ -206,8 +206,8 @@ class IsmctsPolicy(Policy):
                            cutoff=s["RolloutCutoff"], reward=s["Reward"], scale=self._scale(),
                            residual=s["Residual"] / 100.0, score_weight=s["ScoreWeight"] / 100.0,
                            score_scale=self._scale(),
-                           others=s["Others"], max_depth=s["MaxDepth"], whole_turn=s["WholeTurn"], root_sweep=s["RootSelection"] == "sweep",
-                           root_candidates=self._root_candidates())
+                           others=s["Others"], max_depth=s["MaxDepth"], whole_turn=s["WholeTurn"],
+                           root_sweep=s["RootSelection"] == "sweep", root_candidates=self._root_candidates())
         return self._trees
 
     # ----- deciding --------------------------------------------------------------------------------
