@@ -415,7 +415,7 @@ cdef class Tree:
                 follows = False
                 continue
             if depth >= MAX_DEPTH or (self.p.max_depth > 0 and depth > self.p.max_depth and not (
-                    self.p.whole_turn and follows and nodes[path[depth - 1]].mover == mover)):
+                    self.p.whole_turn and follows and nodes[node].mover == mover)):
                 evaluated = self._rollout(s)
                 break
             n = ops.legal(s, moves)
