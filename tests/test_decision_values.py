@@ -96,3 +96,11 @@ def test_noise_command_prints_its_figures(tmp_path, capsys):
     assert main(["noise", str(path), "--positions", "1", "--worlds", "20", "--seed", "3"]) == 0
     printed = json.loads(capsys.readouterr().out)
     assert printed["positions"] == 1 and 0.0 <= printed["same_best"] <= 1.0
+
+
+@pytest.mark.parametrize("command", [["noise", "v.jsonl", "--seed", "1"], ["generate", "--seed", "1", "--out", "v.jsonl"]])
+@pytest.mark.parametrize("bad", [["--positions", "0"], ["--positions", "-3"], ["--worlds", "0"], ["--worlds", "x"]])
+def test_counts_below_one_are_refused(command, bad, capsys):
+    with pytest.raises(SystemExit):
+        main(command + bad)
+    assert "expected" in capsys.readouterr().err
