@@ -26,6 +26,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from bots.duplicate import PairResult
+from expeditions.provenance import code_version
 
 
 class ResultsFileError(ValueError):
@@ -73,7 +74,8 @@ class ResultsFile:
         self.path = os.fspath(path)
         self.notice: str | None = None
         """Set when an unfinished last line was cut off (say so to the user)."""
-        self._records: list[tuple[dict, PairResult]] = []
+        self._records: list[tuple[dict, PairResult, str | None]] = []
+        """(configuration, result, code version: None in lines written before it was recorded)."""
         self._load()
 
     def _load(self) -> None:
@@ -97,7 +99,7 @@ class ResultsFile:
                 self.notice = (f"{self.path} line {len(lines) + 1}: an unfinished line (a run stopped while "
                                f"writing it) was cut off; its deal is played again")
 
-    def _parse(self, raw: bytes, number: int) -> tuple[dict, PairResult]:
+    def _parse(self, raw: bytes, number: int) -> tuple[dict, PairResult, str | None]:
         where = f"{self.path} line {number}"
         try:
             record = json.loads(raw)
@@ -112,21 +114,36 @@ class ResultsFile:
             pair = _pair_from(record)
         except (KeyError, TypeError, ValueError) as e:
             raise ResultsFileError(f"{where}: a malformed result ({e})") from None
-        return {k: record[k] for k in _CONFIG_KEYS}, pair
+        code = record.get("code")
+        if code is not None and not isinstance(code, str):
+            raise ResultsFileError(f"{where}: a malformed result (code must be a string, got {code!r})")
+        return {k: record[k] for k in _CONFIG_KEYS}, pair, code
 
     def deals(self, config: RunConfig) -> dict[int, PairResult]:
         """The recorded deals of `config` by deal seed (a deal recorded twice: the first line)."""
         key = config.as_json()
         found: dict[int, PairResult] = {}
-        for record, pair in self._records:
+        for record, pair, _ in self._records:
             if record == key:
                 found.setdefault(pair.seed, pair)
         return found
 
+    def codes(self, config: RunConfig) -> dict[str | None, int]:
+        """How many of `config`'s deals (as `deals` counts them) each code version played, most first;
+        None counts lines that do not say. More than one version: the deals may not pool."""
+        key = config.as_json()
+        seen: set[int] = set()
+        counts: dict[str | None, int] = {}
+        for record, pair, code in self._records:
+            if record == key and pair.seed not in seen:
+                seen.add(pair.seed)
+                counts[code] = counts.get(code, 0) + 1
+        return dict(sorted(counts.items(), key=lambda item: -item[1]))
+
     def append(self, config: RunConfig, pair: PairResult) -> None:
         """Records one finished deal: a single write of one line, flushed and synced."""
         record = {**config.as_json(), "deal": pair.seed, "returns": list(pair.returns),
-                  "margins": list(pair.margins), "seconds": round(pair.seconds, 3)}
+                  "margins": list(pair.margins), "seconds": round(pair.seconds, 3), "code": code_version()}
         if pair.ranks:
             record["ranks"] = list(pair.ranks)
             record["other_ranks"] = list(pair.other_ranks)
@@ -135,4 +152,4 @@ class ResultsFile:
             f.write(line)
             f.flush()
             os.fsync(f.fileno())
-        self._records.append((config.as_json(), pair))
+        self._records.append((config.as_json(), pair, record["code"]))

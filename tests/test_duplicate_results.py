@@ -163,3 +163,48 @@ def test_compare_errors_are_named(tmp_path, capsys, extra, message):
     assert main(BASE + ["--results", str(path)] + extra) == 2
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err
+
+
+def test_every_line_records_the_code_and_summarize_warns_of_mixed_code(tmp_path, capsys, monkeypatch):
+    from expeditions.provenance import code_version
+
+    path = tmp_path / "r.jsonl"
+    assert main(BASE + ["--games", "2", "--seed", "70", "--results", str(path)]) == 0
+    assert f"code={code_version()}" in capsys.readouterr().out
+    assert {json.loads(line)["code"] for line in path.read_text().splitlines()} == {code_version()}
+    assert ResultsFile(path).codes(CONFIG) == {code_version(): 2}
+    assert main(BASE + ["--results", str(path), "--summarize"]) == 0
+    out = capsys.readouterr().out
+    assert f"code: {code_version()} (2)" in out and "code versions" not in out
+    # A deal played by other code (and a line from before the field existed) make three versions.
+    record = json.loads(path.read_text().splitlines()[0])
+    with open(path, "a") as f:
+        f.write(json.dumps({**record, "deal": 90, "code": "0.0.9+gabcdef0"}) + "\n")
+        f.write(json.dumps({k: v for k, v in {**record, "deal": 91}.items() if k != "code"}) + "\n")
+    assert ResultsFile(path).codes(CONFIG) == {code_version(): 2, "0.0.9+gabcdef0": 1, None: 1}
+    assert main(BASE + ["--results", str(path), "--summarize"]) == 0
+    out = capsys.readouterr().out
+    assert "0.0.9+gabcdef0 (1)" in out and "not recorded (1)" in out and "deals of 3 code versions" in out
+
+
+def test_a_code_that_is_not_a_string_is_named(tmp_path):
+    path = tmp_path / "r.jsonl"
+    ResultsFile(path).append(CONFIG, PairResult(3, (1.0, 0.0), (5, -5), 0.1))
+    record = json.loads(path.read_text())
+    path.write_text(json.dumps({**record, "code": 7}) + "\n")
+    with pytest.raises(ResultsFileError, match="line 1: .*code must be a string"):
+        ResultsFile(path)
+
+
+def test_the_code_version_names_the_commit_in_a_checkout():
+    import os
+    import re
+
+    from expeditions import __version__
+    from expeditions.provenance import _ROOT, code_version
+
+    version = code_version()
+    if os.path.isdir(os.path.join(_ROOT, ".git")):
+        assert re.fullmatch(re.escape(__version__) + r"\+g[0-9a-f]{7,40}(\.dirty)?", version), version
+    else:
+        assert version == __version__

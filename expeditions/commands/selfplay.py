@@ -12,6 +12,7 @@ from bots.policy import Limits
 from bots.registry import POLICIES, make_policy
 from expeditions.commands import CommandError
 from expeditions.commands.common import add_edition_arguments, edition_options, master_seed, seed_argument
+from expeditions.provenance import code_version
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -71,6 +72,7 @@ def run_duplicate_mode(args: argparse.Namespace, edition, options: dict) -> int:
         print(f"{args.results}: {len(recorded)} deals of {edition.name} A={names[0]} B={names[1]} "
               f"iterations={args.iterations} movetime={args.movetime}")
         if recorded:
+            print(_codes_line(book.codes(config)))
             print(DuplicateStats(sorted(recorded.values(), key=lambda p: p.seed)).summary())
         if args.compare is not None or args.compare_results is not None:
             _print_comparison(args, config, list(recorded.values()), book)
@@ -78,7 +80,7 @@ def run_duplicate_mode(args: argparse.Namespace, edition, options: dict) -> int:
     seed = master_seed(args.seed)
     print(f"duplicate {edition.name} players={players} {' '.join(f'{k}={v}' for k, v in resolved.items())} "
           f"deals={args.games} seed={seed} A={names[0]} B={names[1]} iterations={args.iterations} "
-          f"movetime={args.movetime}", flush=True)
+          f"movetime={args.movetime} code={code_version()}", flush=True)
     done = {}
     if book is not None:
         recorded = book.deals(config)
@@ -98,6 +100,15 @@ def run_duplicate_mode(args: argparse.Namespace, edition, options: dict) -> int:
                           jobs=args.jobs, progress=progress, players=players, done=done)
     print(stats.summary())
     return 0
+
+
+def _codes_line(codes: dict[str | None, int]) -> str:
+    """Which code played the deals; a warning when more than one did (they may not pool)."""
+    named = ", ".join(f"{code or 'not recorded'} ({count})" for code, count in codes.items())
+    if len(codes) == 1:
+        return f"code: {named}"
+    return (f"code: {named} -- deals of {len(codes)} code versions: pool them only if the bots "
+            f"played the same way in all of them")
 
 
 def _print_comparison(args: argparse.Namespace, config: RunConfig, pairs: list, book: ResultsFile) -> None:
