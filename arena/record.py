@@ -15,6 +15,10 @@ class DecisionRecord(NamedTuple):
     decision: str
     """As the referee records it: a draw from the draw pile shows the card (`D:g4`)."""
     time_ms: float
+    value: float | None = None
+    """The bot's own estimate of its expected return (its last `info value`), if it sent one."""
+    iterations: int | None = None
+    """The size of its search (its last `info iterations`, else `nodes`), if it sent one."""
 
 
 @dataclass

@@ -140,7 +140,7 @@ def _play_decisions(state: engine.State, engines: dict[int, Engine], tc: TimeCon
         limits = fixed if clocks is None else _clock_limits(tc, clocks)
         started = clock()
         try:
-            text = engines[seat].decide(view, limits, (budget + tc.margin_ms) / 1000.0)
+            text, value, size = engines[seat].decide_with_estimate(view, limits, (budget + tc.margin_ms) / 1000.0)
         except EngineError as err:
             raise _engine_forfeit(err, seat, budget, tc.margin_ms) from err
         elapsed = (clock() - started) * 1000.0
@@ -152,7 +152,8 @@ def _play_decisions(state: engine.State, engines: dict[int, Engine], tc: TimeCon
             if clocks[seat] < -tc.margin_ms:
                 raise Forfeit(seat, "timeout", f"clock exhausted ({clocks[seat]:.0f} ms)")
             clocks[seat] += tc.increment_ms
-        decisions.append(DecisionRecord(seat, state.play(_checked_decision(state, seat, text)), round(elapsed, 3)))
+        decisions.append(DecisionRecord(seat, state.play(_checked_decision(state, seat, text)), round(elapsed, 3),
+                                        value, size))
 
 
 def _engine_forfeit(err: EngineError, seat: int, budget: float, margin_ms: int) -> Forfeit:

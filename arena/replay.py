@@ -7,11 +7,21 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import engine
-from arena.record import GameRecord
+from arena.record import DecisionRecord, GameRecord
 
 
 class ReplayError(Exception):
     """The record does not replay (a decision is illegal or reveals another card)."""
+
+
+def _estimate(d: DecisionRecord) -> str:
+    """What the bot said of its decision, as a prefix: `0.62 20000it ` (value, search size)."""
+    parts = []
+    if d.value is not None:
+        parts.append(f"{d.value:.2f}")
+    if d.iterations is not None:
+        parts.append(f"{d.iterations}it")
+    return " ".join(parts) + " " if parts else ""
 
 
 def replay_lines(game: GameRecord, pictures: bool = True) -> Iterator[str]:
@@ -41,7 +51,7 @@ def replay_lines(game: GameRecord, pictures: bool = True) -> Iterator[str]:
         if recorded != d.decision:
             raise ReplayError(f"decision {ply}: recorded {d.decision!r}, the position gives {recorded!r}")
         state.apply(text)
-        turn.append(f"{d.decision} ({d.time_ms:.1f} ms)")
+        turn.append(f"{d.decision} ({_estimate(d)}{d.time_ms:.1f} ms)")
     if turn:
         yield f"  seat {mover} ({game.seat_bots[mover]}): {'  '.join(turn)}"
     if pictures:

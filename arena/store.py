@@ -61,6 +61,8 @@ CREATE TABLE IF NOT EXISTS decision (
     seat INTEGER NOT NULL,
     decision TEXT NOT NULL,
     time_ms REAL NOT NULL,
+    value REAL,
+    iterations INTEGER,
     PRIMARY KEY (game, ply)
 );
 """
@@ -81,6 +83,14 @@ class Store:
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute("PRAGMA foreign_keys=ON")
         self._db.executescript(SCHEMA)
+        self._upgrade()
+
+    def _upgrade(self) -> None:
+        """Adds what later versions record to a database an earlier one made (its rows keep NULL)."""
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(decision)")}
+        for name, kind in (("value", "REAL"), ("iterations", "INTEGER")):
+            if name not in columns:
+                self._db.execute(f"ALTER TABLE decision ADD COLUMN {name} {kind}")
 
     def close(self) -> None:
         with self._lock:
@@ -132,8 +142,10 @@ class Store:
                      g.finished or now(), g.worker))
                 game_id = int(cur.lastrowid)
                 self._db.executemany(
-                    "INSERT INTO decision (game, ply, seat, decision, time_ms) VALUES (?, ?, ?, ?, ?)",
-                    [(game_id, ply, d.seat, d.decision, d.time_ms) for ply, d in enumerate(g.decisions)])
+                    "INSERT INTO decision (game, ply, seat, decision, time_ms, value, iterations) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    [(game_id, ply, d.seat, d.decision, d.time_ms, d.value, d.iterations)
+                     for ply, d in enumerate(g.decisions)])
                 self._db.execute("COMMIT")
             except BaseException:
                 self._db.execute("ROLLBACK")
@@ -167,8 +179,8 @@ class Store:
 
     def decisions(self, game_id: int) -> list[DecisionRecord]:
         with self._lock:
-            rows = self._db.execute("SELECT seat, decision, time_ms FROM decision WHERE game = ? ORDER BY ply",
-                                    (game_id,)).fetchall()
+            rows = self._db.execute("SELECT seat, decision, time_ms, value, iterations FROM decision "
+                                    "WHERE game = ? ORDER BY ply", (game_id,)).fetchall()
         return [DecisionRecord(*r) for r in rows]
 
     @staticmethod

@@ -360,6 +360,21 @@ class Engine:
         answer = self._answer(view, limits, timeout)
         return answer if isinstance(answer, str) else answer.decision
 
+    def decide_with_estimate(self, view: str, limits: Limits,
+                             timeout: float | None = None) -> tuple[str, float | None, int | None]:
+        """`decide`, with the bot's last reported value and search size (None where it sent none).
+
+        The referee records them with every decision, as tournament managers of chess record a
+        score and depth; a bot that answers with a bare `bestmove` costs nothing more."""
+        answer = self._answer(view, limits, timeout)
+        if isinstance(answer, str):
+            return answer, None, None
+        value = size = None
+        for info in answer.info:
+            value = info.get("value", value)
+            size = info.get("iterations", info.get("nodes", size))
+        return answer.decision, value, size
+
     def _answer(self, view: str, limits: Limits, timeout: float | None) -> str | PlayResult:
         """`position` + `go`. When the bot's whole answer is one plain `bestmove` line it comes
         straight from the pipe (protocol/pipes.pyx) as the decision text; anything else (info

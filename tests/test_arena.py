@@ -303,3 +303,43 @@ def test_games_on_a_clock(tmp_path):
             assert g.reason == "no decision within 150 ms + 50 ms margin"
         else:
             assert g.termination == "normal" and len(g.decisions) > 40
+
+
+def test_every_decision_keeps_what_the_bot_said_of_it(tmp_path):
+    """The searcher's last `info value` and `iterations` go with each of its decisions into the
+    database, the export and the replay; a bot that says nothing (greedy) records none."""
+    config = TournamentConfig("classic", [builtin_bot("ismcts"), builtin_bot("greedy")],
+                              options={"rounds": 1}, deals=1, seed=8, concurrency=1,
+                              time=TimeControl(movetime_ms=30, margin_ms=2000))
+    _, outcome = run_local(config, tmp_path / "t.sqlite")
+    store = Store(tmp_path / "t.sqlite")
+    game = store.games(outcome.tournament, with_decisions=True)[0]
+    searcher = game.seat_bots.index("ismcts")
+    searched = [d for d in game.decisions if d.seat == searcher and d.iterations is not None]
+    assert len(searched) > 10
+    assert all(0.0 <= d.value <= 1.0 and d.iterations >= 1 for d in searched)
+    assert all(d.value is None and d.iterations is None for d in game.decisions if d.seat != searcher)
+    from arena.replay import replay_lines
+    text = "\n".join(replay_lines(store.game(game.id), pictures=False))
+    assert f"{searched[0].value:.2f} {searched[0].iterations}it " in text
+    assert json.loads(json.dumps(game.to_dict()))["decisions"][game.decisions.index(searched[0])]["value"] \
+        == searched[0].value
+
+
+def test_a_database_of_an_earlier_version_gains_the_new_columns(tmp_path):
+    from arena.store import SCHEMA
+    path = tmp_path / "old.sqlite"
+    old = sqlite3.connect(path)
+    old.executescript(SCHEMA.replace("    value REAL,\n    iterations INTEGER,\n", ""))
+    assert {row[1] for row in old.execute("PRAGMA table_info(decision)")} == {"game", "ply", "seat", "decision",
+                                                                               "time_ms"}
+    old.execute("INSERT INTO tournament (created, config, planned) VALUES ('now', '{}', 1)")
+    old.execute("INSERT INTO game (tournament, plan_index, grp, deal, rotation, edition, options, seed, seat_bots, "
+                "scores, returns, termination, reason, initial_position, final_position, started, finished, worker) "
+                "VALUES (1, 0, 0, 0, 0, 'classic', '{}', '1', '[]', '[]', '[]', 'normal', '', '', '', '', '', '')")
+    old.execute("INSERT INTO decision (game, ply, seat, decision, time_ms) VALUES (1, 0, 0, '+b7', 1.5)")
+    old.commit()
+    old.close()
+    store = Store(path)
+    assert [tuple(d) for d in store.decisions(1)] == [(0, "+b7", 1.5, None, None)]
+    Store(path)  # opening it again adds nothing twice
