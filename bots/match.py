@@ -11,7 +11,7 @@ between external processes through the protocol.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import engine
@@ -30,11 +30,15 @@ class MatchResult:
     """Per seat: 1 win, 0.5 draw, 0 loss (share of opponents beaten)."""
     decisions: int
     final_position: str
+    moves: tuple[int, ...] = ()
+    """Every decision of the game in order: with (edition, options, seed) the game replays exactly."""
 
 
 def play_match(edition: str, seed: int, policies: Sequence[Policy], options: Mapping[str, object] | None = None,
-               players: int | None = None, limits: Limits | None = None) -> MatchResult:
-    """Deals from `seed` and lets policies[seat] decide for every seat until the match ends."""
+               players: int | None = None, limits: Limits | None = None,
+               observer: Callable[[int, int, Policy], None] | None = None) -> MatchResult:
+    """Deals from `seed` and lets policies[seat] decide for every seat until the match ends;
+    `observer(ply, seat, policy)` is called after each decision (e.g. to keep what a search found)."""
     state = engine.new_game(edition, seed=seed, players=players, **dict(options or {}))
     if len(policies) != state.num_seats:
         raise ValueError(f"{edition} with {state.num_seats} seats needs {state.num_seats} policies, "
@@ -43,14 +47,16 @@ def play_match(edition: str, seed: int, policies: Sequence[Policy], options: Map
     for seat, policy in enumerate(policies):
         policy.new_game(edition, resolved, state.num_seats, seat)
     limits = limits or Limits()
-    decisions = 0
+    moves: list[int] = []
     while not state.is_terminal():
         seat = state.to_move
         view = state.view(seat)
         decision = policies[seat].choose(view, limits)
         state.apply(decision)
-        decisions += 1
+        if observer is not None:
+            observer(len(moves), seat, policies[seat])
+        moves.append(decision)
     scores, returns = state.scores(), state.returns()
     for seat, policy in enumerate(policies):
         policy.game_over(" ".join(map(str, scores)))
-    return MatchResult(edition, seed, scores, returns, decisions, state.to_text())
+    return MatchResult(edition, seed, scores, returns, len(moves), state.to_text(), tuple(moves))

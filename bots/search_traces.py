@@ -1,0 +1,123 @@
+"""Search traces of duplicate runs: every game's decisions and, at each decision side A's search
+made, the visits and mean reward of every root decision — positions valued by the search, kept as
+a by-product of strength runs (`expeditions selfplay --duplicate --trace FILE.jsonl`), e.g. to
+learn a rollout policy from.
+
+One JSON line per game: the run's configuration (as in a results file, bots/duplicate_results.py),
+the deal, the game of the pair, side A's seats, the code version, `moves` (every decision of the
+game: with the deal they replay it exactly, so a position costs a few bytes, not a view's text)
+and `searches`, a list of `[ply, decisions, visits, values]`. `positions` rebuilds the traced
+positions.
+
+>>> import os, tempfile
+>>> from bots.duplicate import play_pair
+>>> from bots.duplicate_results import RunConfig
+>>> from bots.policy import Limits
+>>> pair = play_pair("classic", 3, "ismcts", "greedy", {"rounds": 1}, Limits(iterations=50), trace=True)
+>>> path = os.path.join(tempfile.mkdtemp(), "traces.jsonl")
+>>> config = RunConfig("classic", {"rounds": 1, "max_turns": 300}, 2, "ismcts", "greedy", 50, None)
+>>> TraceFile(path).append(config, pair)
+>>> first = next(positions(next(read_traces(path))))
+>>> first.chosen in first.view.legal(), first.seat
+(True, 0)
+"""
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import engine
+from bots.duplicate import PairResult
+from bots.duplicate_results import RunConfig
+from expeditions.provenance import code_version
+
+
+class TraceFileError(ValueError):
+    """A trace file that cannot be read: names the file, the line and what is wrong."""
+
+
+class TraceFile:
+    """Appends the traces of finished pairs, one flushed and synced write per pair."""
+
+    def __init__(self, path: str | os.PathLike) -> None:
+        self.path = os.fspath(path)
+
+    def append(self, config: RunConfig, pair: PairResult) -> None:
+        lines = [json.dumps({**config.as_json(), "deal": pair.seed, "code": code_version(), **trace},
+                            separators=(",", ":")) + "\n" for trace in pair.traces]
+        with open(self.path, "ab") as f:
+            f.write("".join(lines).encode())
+            f.flush()
+            os.fsync(f.fileno())
+
+
+_FIELDS = ("edition", "options", "players", "deal", "game", "seats_a", "moves", "searches")
+
+
+def read_traces(path: str | os.PathLike) -> Iterator[dict]:
+    """The games of a trace file, each once (a game written twice, by a run resumed after a kill
+    between its results and its traces: the first). An unfinished last line (a run killed while
+    writing it) is skipped; any other malformed line raises TraceFileError with its number."""
+    seen: set[str] = set()
+    with open(path, "rb") as f:
+        data = f.read()
+    # The last piece has no newline: empty, or a write cut short (its game is played again on resume).
+    lines = data.split(b"\n")[:-1]
+    for number, raw in enumerate(lines, start=1):
+        if not raw.strip():
+            continue
+        where = f"{os.fspath(path)} line {number}"
+        try:
+            record = json.loads(raw)
+        except (json.JSONDecodeError, UnicodeDecodeError) as e:
+            raise TraceFileError(f"{where}: not a JSON object ({e})") from None
+        if not isinstance(record, dict):
+            raise TraceFileError(f"{where}: expected a JSON object, got {type(record).__name__}")
+        missing = [k for k in _FIELDS if k not in record]
+        if missing:
+            raise TraceFileError(f"{where}: missing field {missing[0]!r}")
+        key = json.dumps({k: v for k, v in record.items() if k not in ("moves", "searches", "code")},
+                         sort_keys=True)
+        if key not in seen:
+            seen.add(key)
+            yield record
+
+
+@dataclass(frozen=True)
+class TracedPosition:
+    """One decision of side A and what its search found."""
+
+    view: engine.View
+    """What the seat saw (its information set), as its bot was given it."""
+    seat: int
+    ply: int
+    chosen: int
+    """The decision made."""
+    visits: dict[int, int]
+    """Per root decision: the search's visits."""
+    values: dict[int, float]
+    """Per root decision: its mean reward for the seat (0..1)."""
+
+
+def positions(record: dict) -> Iterator[TracedPosition]:
+    """Replays a traced game and yields its traced positions in order. Raises TraceFileError when
+    the moves do not replay or a traced decision was not legal (a record of other code or rules)."""
+    state = engine.new_game(record["edition"], seed=record["deal"], players=record["players"],
+                            **record["options"])
+    searches = {int(s[0]): s for s in record["searches"]}
+    for ply, move in enumerate(record["moves"]):
+        if ply in searches:
+            _, decisions, visits, values = searches[ply]
+            seat = state.to_move
+            view = state.view(seat)
+            legal = set(view.legal())
+            if move not in legal or not set(decisions) <= legal:
+                raise TraceFileError(f"deal {record['deal']} game {record['game']} ply {ply}: a traced decision "
+                                     f"is not legal here (a trace of other code or rules?)")
+            yield TracedPosition(view, seat, ply, move, dict(zip(decisions, visits)), dict(zip(decisions, values)))
+        try:
+            state.apply(move)
+        except ValueError as e:  # IllegalDecisionError, NotationError
+            raise TraceFileError(f"deal {record['deal']} game {record['game']} ply {ply}: {e}") from None

@@ -1,0 +1,63 @@
+"""Search traces (`selfplay --duplicate --trace`): every traced game replays from its deal and
+moves, its traced positions are side A's own decisions with the search's statistics, and the
+decision made is the one the statistics choose (most visits)."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bots.search_traces import TraceFileError, positions, read_traces
+from expeditions.cli import main
+
+RUN = ["selfplay", "--duplicate", "-o", "rounds=1", "--bots", "ismcts,greedy", "--iterations", "60", "-q"]
+
+
+@pytest.mark.parametrize("edition, a_seats", [("classic", [[0], [1]]), ("partners", [[0, 2], [1, 3]])])
+def test_traced_positions_replay_and_hold_the_searches_choice(tmp_path, capsys, edition, a_seats):
+    path = tmp_path / "t.jsonl"
+    assert main(RUN + ["-e", edition, "--games", "1", "--seed", "12", "--trace", str(path)]) == 0
+    capsys.readouterr()
+    games = list(read_traces(path))
+    assert [g["game"] for g in games] == [0, 1] and [g["seats_a"] for g in games] == a_seats
+    for game in games:
+        assert game["edition"] == edition and game["deal"] == 12 and game["A"] == "ismcts" and game["code"]
+        found = list(positions(game))
+        assert len(found) == len(game["searches"]) > 5
+        for p in found:
+            assert p.seat in game["seats_a"] and p.view.seat == p.seat
+            assert set(p.visits) <= set(p.view.legal()) and len(p.visits) >= 2
+            assert sum(p.visits.values()) >= 60
+            best = max(p.visits, key=lambda d: (p.visits[d], p.values[d], -d))
+            assert p.chosen == best
+            assert all(0.0 <= v <= 1.0 for v in p.values.values())
+
+
+def test_a_resumed_run_traces_each_game_once_and_bad_lines_are_named(tmp_path, capsys):
+    path, results = tmp_path / "t.jsonl", tmp_path / "r.jsonl"
+    base = RUN + ["-e", "classic", "--seed", "30", "--trace", str(path), "--results", str(results)]
+    assert main(base + ["--games", "1"]) == 0
+    assert main(base + ["--games", "2"]) == 0          # deal 30 is in the results: only 31 is played
+    capsys.readouterr()
+    lines = path.read_text().splitlines()
+    assert [(json.loads(x)["deal"], json.loads(x)["game"]) for x in lines] == [(30, 0), (30, 1), (31, 0), (31, 1)]
+    # A game written twice counts once; a cut-off last line is skipped; a broken line is named.
+    path.write_text("\n".join(lines + [lines[0]]) + "\n" + lines[1][:40])
+    assert len(list(read_traces(path))) == 4
+    path.write_text(lines[0] + "\n{oops\n")
+    with pytest.raises(TraceFileError, match="line 2: not a JSON object"):
+        list(read_traces(path))
+    broken = json.loads(lines[0])
+    broken["moves"][3] = 9999
+    path.write_text(json.dumps(broken) + "\n")
+    with pytest.raises(TraceFileError, match="deal 30 game 0 ply 3"):
+        list(positions(next(read_traces(path))))
+
+
+def test_trace_goes_with_a_run_that_plays(tmp_path, capsys):
+    assert main(["selfplay", "--bots", "greedy,random", "--trace", str(tmp_path / "t.jsonl")]) == 2
+    assert "--trace go with --duplicate" in capsys.readouterr().err
+    assert main(RUN + ["--results", str(tmp_path / "r.jsonl"), "--summarize", "--trace", str(tmp_path / "t")]) == 2
+    assert "--summarize plays none" in capsys.readouterr().err
+    assert main(RUN + ["--trace", str(tmp_path / "no" / "t.jsonl")]) == 2
+    assert "--trace" in capsys.readouterr().err
