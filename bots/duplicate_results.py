@@ -33,6 +33,21 @@ class ResultsFileError(ValueError):
     """A results file that cannot be read: names the file, the line and what is wrong."""
 
 
+def json_line(raw: bytes, where: str, fields: tuple[str, ...], error: type[ValueError]) -> dict:
+    """One line of a JSON-lines file as an object holding `fields`; else `error` naming `where`
+    (the file and line) and what is wrong."""
+    try:
+        record = json.loads(raw)
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        raise error(f"{where}: not a JSON object ({e})") from None
+    if not isinstance(record, dict):
+        raise error(f"{where}: expected a JSON object, got {type(record).__name__}")
+    missing = [k for k in fields if k not in record]
+    if missing:
+        raise error(f"{where}: missing field {missing[0]!r}")
+    return record
+
+
 @dataclass(frozen=True)
 class RunConfig:
     """What makes deals of two runs comparable: same edition, rules, seats, bots and budget."""
@@ -101,15 +116,7 @@ class ResultsFile:
 
     def _parse(self, raw: bytes, number: int) -> tuple[dict, PairResult, str | None]:
         where = f"{self.path} line {number}"
-        try:
-            record = json.loads(raw)
-        except (json.JSONDecodeError, UnicodeDecodeError) as e:
-            raise ResultsFileError(f"{where}: not a JSON object ({e})") from None
-        if not isinstance(record, dict):
-            raise ResultsFileError(f"{where}: expected a JSON object, got {type(record).__name__}")
-        missing = [k for k in (*_CONFIG_KEYS, "deal", "returns", "margins", "seconds") if k not in record]
-        if missing:
-            raise ResultsFileError(f"{where}: missing field {missing[0]!r}")
+        record = json_line(raw, where, (*_CONFIG_KEYS, "deal", "returns", "margins", "seconds"), ResultsFileError)
         try:
             pair = _pair_from(record)
         except (KeyError, TypeError, ValueError) as e:

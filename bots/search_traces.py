@@ -11,7 +11,7 @@ positions.
 
 >>> import os, tempfile
 >>> from bots.duplicate import play_pair
->>> from bots.duplicate_results import RunConfig
+>>> from bots.duplicate_results import RunConfig, json_line
 >>> from bots.policy import Limits
 >>> pair = play_pair("classic", 3, "ismcts", "greedy", {"rounds": 1}, Limits(iterations=50), trace=True)
 >>> path = os.path.join(tempfile.mkdtemp(), "traces.jsonl")
@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 import engine
 from bots.duplicate import PairResult
-from bots.duplicate_results import RunConfig
+from bots.duplicate_results import RunConfig, json_line
 from expeditions.provenance import code_version
 
 
@@ -68,16 +68,7 @@ def read_traces(path: str | os.PathLike) -> Iterator[dict]:
     for number, raw in enumerate(lines, start=1):
         if not raw.strip():
             continue
-        where = f"{os.fspath(path)} line {number}"
-        try:
-            record = json.loads(raw)
-        except (json.JSONDecodeError, UnicodeDecodeError) as e:
-            raise TraceFileError(f"{where}: not a JSON object ({e})") from None
-        if not isinstance(record, dict):
-            raise TraceFileError(f"{where}: expected a JSON object, got {type(record).__name__}")
-        missing = [k for k in _FIELDS if k not in record]
-        if missing:
-            raise TraceFileError(f"{where}: missing field {missing[0]!r}")
+        record = json_line(raw, f"{os.fspath(path)} line {number}", _FIELDS, TraceFileError)
         key = json.dumps({k: v for k, v in record.items() if k not in ("moves", "searches", "code")},
                          sort_keys=True)
         if key not in seen:
