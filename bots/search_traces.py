@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -112,3 +113,61 @@ def positions(record: dict) -> Iterator[TracedPosition]:
             state.apply(move)
         except ValueError as e:  # IllegalDecisionError, NotationError
             raise TraceFileError(f"deal {record['deal']} game {record['game']} ply {ply}: {e}") from None
+
+
+@dataclass
+class TraceSummary:
+    """Where the search and the greedy heuristic part ways on the traced positions."""
+
+    games: int = 0
+    positions: int = 0
+    agree: int = 0
+    """Positions where the search chose the heuristic's decision."""
+    regret: float = 0.0
+    """Sum over positions of the chosen decision's mean reward minus the heuristic's (by the
+    search's own statistics; 0 where they agree or the heuristic's was not searched)."""
+    unsearched: int = 0
+    """Positions where the heuristic's decision was not among the searched root decisions."""
+
+    def line(self) -> str:
+        n = max(1, self.positions)
+        return (f"games {self.games}  positions {self.positions}  search = greedy {self.agree / n:.3f}  "
+                f"greedy's regret by the search {self.regret / n:.4f} a decision  "
+                f"greedy's decision not searched {self.unsearched / n:.3f}")
+
+
+def summarize(path: str | os.PathLike) -> TraceSummary:
+    """Totals of a trace file: its games and positions, and how often and by how much (by the
+    search's values) the search's decision differs from the greedy heuristic's."""
+    from bots.heuristics import greedy_decision
+    out = TraceSummary()
+    for record in read_traces(path):
+        out.games += 1
+        for p in positions(record):
+            out.positions += 1
+            greedy = greedy_decision(p.view.state, 0)
+            if greedy == p.chosen:
+                out.agree += 1
+            elif greedy not in p.values:
+                out.unsearched += 1
+            else:
+                out.regret += p.values[p.chosen] - p.values[greedy]
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+    parser = argparse.ArgumentParser(prog="python -m bots.search_traces", description=__doc__.split("\n\n")[0])
+    parser.add_argument("files", nargs="+", metavar="FILE.jsonl")
+    args = parser.parse_args(argv)
+    for path in args.files:
+        try:
+            print(f"{path}: {summarize(path).line()}")
+        except (OSError, TraceFileError) as e:
+            print(f"{path}: {e}", file=sys.stderr)
+            return 2
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -61,3 +61,18 @@ def test_trace_goes_with_a_run_that_plays(tmp_path, capsys):
     assert "--summarize plays none" in capsys.readouterr().err
     assert main(RUN + ["--trace", str(tmp_path / "no" / "t.jsonl")]) == 2
     assert "--trace" in capsys.readouterr().err
+
+
+def test_the_summary_counts_where_search_and_greedy_part(tmp_path, capsys):
+    from bots.search_traces import main as traces_main, summarize
+
+    path = tmp_path / "t.jsonl"
+    assert main(RUN + ["-e", "expedition", "--games", "1", "--seed", "4", "--trace", str(path)]) == 0
+    capsys.readouterr()
+    total = summarize(path)
+    assert total.games == 2 and total.positions == sum(len(g["searches"]) for g in read_traces(path))
+    assert 0 < total.agree < total.positions and total.regret > 0.0
+    assert traces_main([str(path)]) == 0
+    assert f"positions {total.positions}" in capsys.readouterr().out
+    assert traces_main([str(tmp_path / "missing.jsonl")]) == 2
+    assert "missing.jsonl" in capsys.readouterr().err
