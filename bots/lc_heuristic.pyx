@@ -42,7 +42,7 @@ from libc.stdint cimport uint32_t, uint64_t
 
 from bots.choice cimport best_scored
 from engine._core cimport State, Rng, rng_below, rng_unit, exp_popcount, exp_ctz, MAX_LEGAL
-from engine.lostcities cimport (LCState, LCConfig, CardSet, lc_config, lc_legal, lc_row_score,
+from engine.lostcities cimport (LCState, LCConfig, CardSet, lc_config, lc_legal, lc_legal_passes, lc_row_score,
                                 cs_count, cs_size, row_of, pile_of, pass_id, D_DISCARD,
                                 D_DRAW_DECK, D_DRAW_PILE, D_PASS, PH_PLAY, PH_DRAW, PH_OVER,
                                 N_EDITIONS, MAX_PILES, MAX_TYPES)
@@ -569,7 +569,10 @@ cdef int lc_greedy_decision_p(const LCState* s, Rng* rng, double epsilon,
     cdef int n
     if s.phase == PH_OVER:
         return -1
-    n = lc_legal(s, legal)
+    # partners: a heuristic that never passes need not list or score the passes (up to 36 of a
+    # play's ~50 decisions). Plays and discards score finite, passes EXCLUDED, so the choice and the
+    # tie-breaking draws are the same as over the whole list; ε-random choices draw from all of it.
+    n = lc_legal_passes(s, legal, P.pass_mode != 0 or epsilon > 0.0)
     if n == 1:
         return legal[0]
     if epsilon > 0.0 and rng_unit(rng) < epsilon:

@@ -155,6 +155,7 @@ cdef int lc_expedition_score(const LCState* s, int row, int col) noexcept nogil
 cdef int lc_row_score(const LCState* s, int row) noexcept nogil
 cdef void lc_clear_round(LCState* s) noexcept nogil
 cdef int lc_legal(const void* sp, int* out) noexcept nogil
+cdef int lc_legal_passes(const LCState* s, int* out, bint passes) noexcept nogil
 cdef void lc_apply(void* sp, int d) noexcept nogil
 cdef int lc_load_view(const char* text, Py_ssize_t n, LCState* s, int* seat, Py_ssize_t* hist_start,
                       Py_ssize_t* hist_len) except -1

@@ -312,7 +312,12 @@ cdef inline int lc_draw_sources(const LCState* s) noexcept nogil:
 
 
 cdef int lc_legal(const void* sp, int* out) noexcept nogil:
-    cdef const LCState* s = <const LCState*>sp
+    return lc_legal_passes(<const LCState*>sp, out, 1)
+
+
+cdef int lc_legal_passes(const LCState* s, int* out, bint passes) noexcept nogil:
+    """The legal decisions in id order (passes last); without `passes`, all but the passes (for a
+    player that never passes, which need not list up to 36 of them)."""
     cdef const LCConfig* c = cfg_of(s)
     cdef int p = s.to_move, n = 0, t1, t2, src
     cdef uint64_t m, m2, h
@@ -328,7 +333,7 @@ cdef int lc_legal(const void* sp, int* out) noexcept nogil:
             out[n] = D_DISCARD + exp_ctz(m)
             n += 1
             m &= m - 1
-        if lc_can_pass(s, c, p):
+        if passes and lc_can_pass(s, c, p):
             m = h
             while m:
                 t1 = exp_ctz(m)

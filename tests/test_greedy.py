@@ -85,6 +85,24 @@ def test_decisions_are_legal(edition):
     assert checked > 1000
 
 
+@pytest.mark.parametrize("edition", CARD_EDITIONS)
+def test_the_decision_is_a_best_scored_one_of_the_whole_list(edition):
+    """The decision leaves out the passes of a heuristic that never passes (partners, for speed):
+    it is still one of the best-scored decisions of the whole legal list, passes included."""
+    checked = 0
+    for state in states_along_games(edition, games=4, seed=300):
+        scored = decision_scores(state)
+        if len(scored) < 2:
+            continue
+        assert len(scored) == len(state.legal())
+        best = max(score for _, score in scored)
+        tops = {text for text, score in scored if score >= best - 1e-9}
+        for seed in (1, 2, 3):
+            assert state.decision_to_text(greedy_decision(state, seed)) in tops
+        checked += 1
+    assert checked > 300
+
+
 def test_partners_passing_variant_is_legal():
     """The optional pass rule (not the default: measured no better, docs/bots.md) passes legally."""
     passes = 0
