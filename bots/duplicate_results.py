@@ -126,25 +126,25 @@ class ResultsFile:
             raise ResultsFileError(f"{where}: a malformed result (code must be a string, got {code!r})")
         return {k: record[k] for k in _CONFIG_KEYS}, pair, code
 
+    def _first_lines(self, config: RunConfig) -> dict[int, tuple[PairResult, str | None]]:
+        """`config`'s deals by seed, each with its code version (a deal recorded twice: the first line)."""
+        key = config.as_json()
+        found: dict[int, tuple[PairResult, str | None]] = {}
+        for record, pair, code in self._records:
+            if record == key:
+                found.setdefault(pair.seed, (pair, code))
+        return found
+
     def deals(self, config: RunConfig) -> dict[int, PairResult]:
         """The recorded deals of `config` by deal seed (a deal recorded twice: the first line)."""
-        key = config.as_json()
-        found: dict[int, PairResult] = {}
-        for record, pair, _ in self._records:
-            if record == key:
-                found.setdefault(pair.seed, pair)
-        return found
+        return {seed: pair for seed, (pair, _) in self._first_lines(config).items()}
 
     def codes(self, config: RunConfig) -> dict[str | None, int]:
         """How many of `config`'s deals (as `deals` counts them) each code version played, most first;
         None counts lines that do not say. More than one version: the deals may not pool."""
-        key = config.as_json()
-        seen: set[int] = set()
         counts: dict[str | None, int] = {}
-        for record, pair, code in self._records:
-            if record == key and pair.seed not in seen:
-                seen.add(pair.seed)
-                counts[code] = counts.get(code, 0) + 1
+        for _, code in self._first_lines(config).values():
+            counts[code] = counts.get(code, 0) + 1
         return dict(sorted(counts.items(), key=lambda item: -item[1]))
 
     def append(self, config: RunConfig, pair: PairResult) -> None:

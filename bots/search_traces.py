@@ -11,7 +11,7 @@ positions.
 
 >>> import os, tempfile
 >>> from bots.duplicate import play_pair
->>> from bots.duplicate_results import RunConfig, json_line
+>>> from bots.duplicate_results import RunConfig
 >>> from bots.policy import Limits
 >>> pair = play_pair("classic", 3, "ismcts", "greedy", {"rounds": 1}, Limits(iterations=50), trace=True)
 >>> path = os.path.join(tempfile.mkdtemp(), "traces.jsonl")

@@ -356,9 +356,8 @@ class Engine:
         return self.start_search(limits, on_info=on_info, view=view).wait(timeout)
 
     def decide(self, view: str, limits: Limits, timeout: float | None = None) -> str:
-        """The decision text of `play(view, limits)`: the referee's lane (no info kept)."""
-        answer = self._answer(view, limits, timeout)
-        return answer if isinstance(answer, str) else answer.decision
+        """The decision text of `play(view, limits)` (the referee's lane; see `decide_with_estimate`)."""
+        return self.decide_with_estimate(view, limits, timeout)[0]
 
     def decide_with_estimate(self, view: str, limits: Limits,
                              timeout: float | None = None) -> tuple[str, float | None, int | None]:
