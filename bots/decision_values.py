@@ -90,10 +90,14 @@ CATEGORIES = ("all", "plays and discards", "draws", "draw pile <= 15 cards", "dr
 """The rows of `report`, in its order."""
 
 
-def _categories(record: ValuedPosition) -> list[str]:
-    """The rows of the report a position counts in."""
-    phase = re.search(r"\bphase=(\w+)", record.view).group(1)
-    deck = int(re.search(r"\bdeck=(\d+)", record.view).group(1))
+def categories(view: str) -> list[str]:
+    """The rows of the report that a position (a view's text) counts in.
+
+    >>> categories("classic … phase=draw to_move=0 … deck=1 …")
+    ['all', 'draws', 'draw pile <= 15 cards', 'the last card of the draw pile']
+    """
+    phase = re.search(r"\bphase=(\w+)", view).group(1)
+    deck = int(re.search(r"\bdeck=(\d+)", view).group(1))
     rows = ["all", "draws" if phase == "draw" else "plays and discards",
             "draw pile <= 15 cards" if deck <= 15 else "draw pile >= 16 cards"]
     if phase == "draw" and deck == 1:
@@ -108,7 +112,7 @@ def report(records: list[ValuedPosition]) -> list[dict]:
     total = sum(regrets) or 1.0
     rows: dict[str, list[float]] = {}
     for record, regret in zip(records, regrets):
-        for name in _categories(record):
+        for name in categories(record.view):
             row = rows.setdefault(name, [0, 0.0, 0])
             row[0] += 1
             row[1] += regret

@@ -27,9 +27,10 @@ import json
 import os
 import sys
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import engine
+from bots.decision_values import CATEGORIES, categories
 from bots.duplicate import PairResult
 from bots.duplicate_results import RunConfig, json_line
 from expeditions.provenance import code_version
@@ -128,12 +129,26 @@ class TraceSummary:
     search's own statistics; 0 where they agree or the heuristic's was not searched)."""
     unsearched: int = 0
     """Positions where the heuristic's decision was not among the searched root decisions."""
+    by_category: dict[str, list] = field(default_factory=dict)
+    """Per kind of position (bots.decision_values.categories): [positions, agree, regret]."""
 
     def line(self) -> str:
         n = max(1, self.positions)
         return (f"games {self.games}  positions {self.positions}  search = greedy {self.agree / n:.3f}  "
                 f"greedy's regret by the search {self.regret / n:.4f} a decision  "
                 f"greedy's decision not searched {self.unsearched / n:.3f}")
+
+    def table(self) -> list[str]:
+        """Where the regret lies: per kind of position, its share of the positions, how often the
+        search chose greedy's decision, the mean regret and its share of all the regret."""
+        total = self.regret or 1.0
+        out = [f"{'positions':32s} {'count':>7s} {'share':>6s} {'= greedy':>8s} {'regret':>7s} {'share':>6s}"]
+        for name in CATEGORIES:
+            if name in self.by_category:
+                count, agree, regret = self.by_category[name]
+                out.append(f"{name:32s} {count:7d} {count / self.positions:6.3f} {agree / count:8.3f} "
+                           f"{regret / count:7.4f} {regret / total:6.3f}")
+        return out
 
 
 def summarize(path: str | os.PathLike) -> TraceSummary:
@@ -146,12 +161,19 @@ def summarize(path: str | os.PathLike) -> TraceSummary:
         for p in positions(record):
             out.positions += 1
             greedy = greedy_decision(p.view.state, 0)
+            regret = 0.0
             if greedy == p.chosen:
                 out.agree += 1
             elif greedy not in p.values:
                 out.unsearched += 1
             else:
-                out.regret += p.values[p.chosen] - p.values[greedy]
+                regret = p.values[p.chosen] - p.values[greedy]
+                out.regret += regret
+            for name in categories(p.view.text):
+                row = out.by_category.setdefault(name, [0, 0, 0.0])
+                row[0] += 1
+                row[1] += greedy == p.chosen
+                row[2] += regret
     return out
 
 
@@ -162,7 +184,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     for path in args.files:
         try:
-            print(f"{path}: {summarize(path).line()}")
+            total = summarize(path)
+            print(f"{path}: {total.line()}")
+            print("\n".join(total.table()))
         except (OSError, TraceFileError) as e:
             print(f"{path}: {e}", file=sys.stderr)
             return 2

@@ -72,7 +72,14 @@ def test_the_summary_counts_where_search_and_greedy_part(tmp_path, capsys):
     total = summarize(path)
     assert total.games == 2 and total.positions == sum(len(g["searches"]) for g in read_traces(path))
     assert 0 < total.agree < total.positions and total.regret > 0.0
+    rows = total.by_category
+    assert rows["all"][0] == total.positions and rows["all"][1] == total.agree
+    assert rows["all"][2] == pytest.approx(total.regret)
+    for parts in (("plays and discards", "draws"), ("draw pile <= 15 cards", "draw pile >= 16 cards")):
+        for column in range(3):
+            assert sum(rows[name][column] for name in parts if name in rows) == pytest.approx(rows["all"][column])
     assert traces_main([str(path)]) == 0
-    assert f"positions {total.positions}" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert f"positions {total.positions}" in out and "plays and discards" in out
     assert traces_main([str(tmp_path / "missing.jsonl")]) == 2
     assert "missing.jsonl" in capsys.readouterr().err
