@@ -83,3 +83,22 @@ def test_the_summary_counts_where_search_and_greedy_part(tmp_path, capsys):
     assert f"positions {total.positions}" in out and "plays and discards" in out
     assert traces_main([str(tmp_path / "missing.jsonl")]) == 2
     assert "missing.jsonl" in capsys.readouterr().err
+
+
+def test_a_gz_trace_file_is_written_compressed_and_reads_like_a_plain_one(tmp_path, capsys):
+    plain, packed = tmp_path / "t.jsonl", tmp_path / "t.jsonl.gz"
+    for path in (plain, packed):
+        for seed in ("40", "41"):  # two runs: two appended gzip members
+            assert main(RUN + ["-e", "classic", "--games", "1", "--seed", seed, "--trace", str(path)]) == 0
+    capsys.readouterr()
+    games = list(read_traces(plain))
+    assert [g["deal"] for g in games] == [40, 40, 41, 41]
+    assert list(read_traces(packed)) == games
+    assert packed.stat().st_size < plain.stat().st_size / 2
+    # A run killed while writing: the cut member is left out, its games are played again on resume.
+    whole = packed.read_bytes()
+    packed.write_bytes(whole[:-10])
+    assert [g["deal"] for g in read_traces(packed)] == [40, 40]
+    packed.write_bytes(b"not gzip")
+    with pytest.raises(TraceFileError, match="not a gzip file"):
+        list(read_traces(packed))
