@@ -137,7 +137,14 @@ def _arena(db: Path, mark: str, *extra: str) -> subprocess.Popen:
     return subprocess.Popen([*expeditions_argv("arena"), "--db", str(db), "--bot", "greedy",
                              "--bot", "random", "-o", "rounds=1", "--deals", "12", "--seed", "77", "-j", "2",
                              "--movetime", "300", "--quiet", *extra],
-                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            # Ctrl-C must reach it as it would from a terminal, even when this test
+                            # runs with SIGINT ignored (a background job of a script inherits that).
+                            preexec_fn=_default_sigint)
+
+
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def _games(db: Path) -> list[int]:
