@@ -148,7 +148,10 @@ class Store:
                      for ply, d in enumerate(g.decisions)])
                 self._db.execute("COMMIT")
             except BaseException:
-                self._db.execute("ROLLBACK")
+                # A Ctrl-C may land just after the COMMIT: then there is nothing to roll back, and
+                # the game stays recorded (a resume does not play it again).
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
                 raise
         g.id = game_id
         return game_id

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from arena.config import BotSpec, TimeControl, TournamentConfig, builtin_bot
+from arena.record import GameRecord
 from arena.runner import LocalRunner, ProcessRunner
 from arena.standings import standings
 from arena.store import Store
@@ -350,3 +351,32 @@ def test_a_database_of_an_earlier_version_gains_the_new_columns(tmp_path):
     store = Store(path)
     assert [tuple(d) for d in store.decisions(1)] == [(0, "+b7", 1.5, None, None)]
     Store(path)  # opening it again adds nothing twice
+
+
+def test_a_ctrl_c_right_after_a_games_commit_keeps_the_game_and_stays_a_ctrl_c(tmp_path):
+    """The interrupt that lands between SQLite's COMMIT and the next line must not turn into a
+    'cannot rollback' error: the game is recorded, and the interrupt goes on up."""
+    store = Store(tmp_path / "t.sqlite")
+    config = TournamentConfig("classic", [builtin_bot("random"), builtin_bot("greedy")], options={"rounds": 1},
+                              deals=1, seed=1)
+    tid = store.create_tournament(config, 2)
+    real = store._db
+
+    class InterruptAfterCommit:
+        in_transaction = property(lambda self: real.in_transaction)
+
+        def execute(self, sql, *args):
+            out = real.execute(sql, *args)
+            if sql == "COMMIT":
+                raise KeyboardInterrupt
+            return out
+
+        def __getattr__(self, name):
+            return getattr(real, name)
+
+    store._db = InterruptAfterCommit()
+    game = GameRecord(0, 0, 0, 0, "classic", {"rounds": 1}, 1, ["random", "greedy"], [10, -5], [1.0, 0.0])
+    with pytest.raises(KeyboardInterrupt):
+        store.record_game(tid, game)
+    store._db = real
+    assert [g.index for g in store.games(tid)] == [0]
