@@ -362,9 +362,7 @@ def test_a_ctrl_c_right_after_a_games_commit_keeps_the_game_and_stays_a_ctrl_c(t
     tid = store.create_tournament(config, 2)
     real = store._db
 
-    class InterruptAfterCommit:
-        in_transaction = property(lambda self: real.in_transaction)
-
+    class InterruptAfterCommit:  # the connection, but a Ctrl-C arrives as COMMIT returns
         def execute(self, sql, *args):
             out = real.execute(sql, *args)
             if sql == "COMMIT":
