@@ -39,6 +39,7 @@ ctypedef struct Node:
 ctypedef struct SearchParams:
     double exploration    # UCB constant c
     double epsilon        # heuristic rollouts: share of uniformly random decisions
+    double self_epsilon   # the same for the searching seat's own decisions in the rollouts
     double scale          # margin / auto rewards: points of margin per logistic unit
     double residual       # auto: rounds' worth of spread still counted in the last round
     double score_weight   # share of the reward given to the margin against its running mean

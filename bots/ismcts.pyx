@@ -112,6 +112,7 @@ cdef class Tree:
         self.reason_code = R_YIELD
         self.p.exploration = 0.7
         self.p.epsilon = 0.1
+        self.p.self_epsilon = 0.1
         self.p.scale = 40.0
         self.p.residual = 0.25
         self.p.score_weight = 0.0
@@ -136,7 +137,7 @@ cdef class Tree:
         PyMem_Free(self.chains)
 
     # ----- set-up ----------------------------------------------------------------------------------
-    def configure(self, *, double exploration=0.7, str rollout="random", double epsilon=0.1,
+    def configure(self, *, double exploration=0.7, str rollout="random", double epsilon=0.1, double self_epsilon=-1.0,
                   int cutoff=0, str reward="auto", double scale=40.0, double residual=0.25,
                   double score_weight=0.0, double score_scale=40.0,
                   str others="tree", int max_depth=0, bint root_sweep=False, int root_candidates=0,
@@ -148,13 +149,14 @@ cdef class Tree:
             raise ValueError(f"rollout: expected one of {', '.join(ROLLOUTS)}, got {rollout!r}")
         if reward not in REWARDS:
             raise ValueError(f"reward: expected one of {', '.join(REWARDS)}, got {reward!r}")
-        if exploration < 0 or not 0.0 <= epsilon <= 1.0 or cutoff < 0 or scale <= 0 or residual < 0 or max_depth < 0 \
+        if exploration < 0 or not 0.0 <= epsilon <= 1.0 or self_epsilon > 1.0 or cutoff < 0 or scale <= 0 or residual < 0 or max_depth < 0 \
                 or root_candidates < 0 or not 0.0 <= score_weight <= 1.0 or score_scale <= 0:
-            raise ValueError("exploration >= 0, epsilon in 0..1, cutoff >= 0, scale > 0, residual >= 0, max_depth >= 0, "
+            raise ValueError("exploration >= 0, epsilon in 0..1, self_epsilon in 0..1 or < 0 (epsilon), cutoff >= 0, scale > 0, residual >= 0, max_depth >= 0, "
                              "root_candidates >= 0, score_weight in 0..1, score_scale > 0")
         self.p.exploration = exploration
         self.p.rollout = ROLLOUTS[rollout]
         self.p.epsilon = epsilon
+        self.p.self_epsilon = epsilon if self_epsilon < 0 else self_epsilon
         self.p.cutoff = cutoff
         self.p.reward = REWARDS[reward]
         self.p.scale = scale
@@ -502,18 +504,21 @@ cdef class Tree:
         """Plays on to the horizon; returns 1 when cut off early (the state is then evaluated)."""
         cdef const GameOps* ops = self.ops
         cdef int k = 0, cutoff = self.p.cutoff, horizon = self.horizon_round
+        cdef int mover = ops.to_move(s)
         cdef bint heuristic = self.p.rollout == ROLLOUT_HEURISTIC and self.bot != NULL
         if self.fast_rollout:
             ops.playout(s, &self.play_rng)
             return 0
-        while ops.to_move(s) >= 0 and (horizon < 0 or ops.round_index(s) == horizon):
+        while mover >= 0 and (horizon < 0 or ops.round_index(s) == horizon):
             if cutoff > 0 and k >= cutoff:
                 return 1
             if heuristic:
-                ops.apply(s, self.bot.decision(s, &self.play_rng, self.p.epsilon))
+                ops.apply(s, self.bot.decision(s, &self.play_rng,
+                          self.p.self_epsilon if mover == self.seat else self.p.epsilon))
             else:
                 ops.apply(s, ops.random_decision(s, &self.play_rng))
             k += 1
+            mover = ops.to_move(s)
         return 0
 
     cdef void _reward(self, void* s, bint evaluated, double* out) noexcept nogil:

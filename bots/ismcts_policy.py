@@ -50,6 +50,7 @@ DEFAULTS: dict[str, Any] = {
     "Exploration": 30,
     "Rollout": "heuristic",
     "Epsilon": 0,
+    "SelfEpsilon": -1,
     "RolloutCutoff": 0,
     "Reward": "auto",
     "MarginScale": 0,
@@ -113,6 +114,9 @@ class IsmctsPolicy(Policy):
                      help="rollout policy (heuristic: the edition's greedy policy, random where it has none)"),
         PolicyOption("Epsilon", "spin", DEFAULTS["Epsilon"], 0, 100,
                      help="heuristic rollouts: percent of uniformly random decisions"),
+        PolicyOption("SelfEpsilon", "spin", DEFAULTS["SelfEpsilon"], -1, 100,
+                     help="heuristic rollouts: percent of uniformly random decisions of this seat's own later "
+                          "decisions (-1: Epsilon) — a model of its own future play apart from the other seats'"),
         PolicyOption("RolloutCutoff", "spin", DEFAULTS["RolloutCutoff"], 0, 10000,
                      help="rollout decisions before the static evaluation scores the position (0: to the end)"),
         PolicyOption("Others", "combo", DEFAULTS["Others"], choices=("tree", "heuristic"),
@@ -203,6 +207,7 @@ class IsmctsPolicy(Policy):
         s = self.settings
         for tree in self._trees:
             tree.configure(exploration=s["Exploration"] / 100.0, rollout=s["Rollout"], epsilon=s["Epsilon"] / 100.0,
+                           self_epsilon=s["SelfEpsilon"] / 100.0,
                            cutoff=s["RolloutCutoff"], reward=s["Reward"], scale=self._scale(),
                            residual=s["Residual"] / 100.0, score_weight=s["ScoreWeight"] / 100.0,
                            score_scale=self._scale(),

@@ -11,7 +11,7 @@ MODULES = [
     "engine", "engine.errors", "engine.options", "engine.editions", "engine.view", "engine._core",
     "engine.lostcities", "engine.board", "engine.textfields", "engine.benchmark",
     "engine.reference", "engine.reference.board", "bots.policy", "bots.random", "bots.registry", "bots.match", "bots.params",
-    "bots.duplicate_results", "bots.duplicate", "bots.decision_values", "bots.search_traces",
+    "bots.duplicate_results", "bots.duplicate", "bots.decision_values", "bots.search_traces", "bots.trace_research",
     "expeditions.provenance",
 ]
 README = Path(__file__).resolve().parent.parent / "README.md"

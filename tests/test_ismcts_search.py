@@ -371,3 +371,25 @@ def test_whole_turn_stops_at_the_other_seats_decisions():
     bot = IsmctsPolicy(seed=1, EarlyStop="never", WholeTurn=True)
     bot.choose(view, Limits(iterations=2000))
     assert bot.last_search.nodes == 1 + len(view.legal())
+
+
+def test_self_epsilon_models_the_seats_own_later_decisions_apart():
+    view = _view(steps=0)
+
+    def search(**options) -> tuple[dict, float]:
+        bot = IsmctsPolicy(seed=3, **options)
+        bot.choose(view, Limits(iterations=3000))
+        children = bot.last_search.children
+        visits = sum(n for n, _ in children.values())
+        return children, sum(n * v for n, v in children.values()) / visits
+
+    # -1, the default, is Epsilon's value; a value of its own changes only the seat's own decisions.
+    assert search(Epsilon=20) == search(Epsilon=20, SelfEpsilon=20)
+    assert search(Epsilon=20) != search(Epsilon=20, SelfEpsilon=0)
+    greedy = search()[1]
+    own_random = search(SelfEpsilon=100)[1]
+    others_random = search(Epsilon=100, SelfEpsilon=0)[1]
+    # Its own future played at random is worth less to the seat, the opponent's more.
+    assert own_random < greedy - 0.2 and others_random > greedy + 0.2, (own_random, greedy, others_random)
+    with pytest.raises(ValueError):
+        IsmctsPolicy(SelfEpsilon=101)

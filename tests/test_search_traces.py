@@ -102,3 +102,36 @@ def test_a_gz_trace_file_is_written_compressed_and_reads_like_a_plain_one(tmp_pa
     packed.write_bytes(b"not gzip")
     with pytest.raises(TraceFileError, match="not a gzip file"):
         list(read_traces(packed))
+
+
+def test_research_reports_how_far_a_setting_moves_the_searchs_decisions(tmp_path, capsys):
+    from bots.trace_research import main as research_main, research, sample, traced_regret
+
+    path = tmp_path / "t.jsonl"
+    assert main(RUN + ["-e", "classic", "--games", "1", "--seed", "8", "--trace", str(path)]) == 0
+    capsys.readouterr()
+    plays = sample(str(path), 6, "plays", seed=1)
+    assert len(plays) == 6 and all("phase=play" in p.view.text for p in plays)
+    assert all("phase=draw" in p.view.text for p in sample(str(path), 6, "draws", seed=1))
+    assert [p.ply for p in sample(str(path), 6, "plays", seed=1)] == [p.ply for p in plays]  # seeded
+    p = plays[0]
+    best = max(p.values, key=p.values.get)
+    assert traced_regret(p, best) == 0.0
+    assert traced_regret(p, -1) == max(p.values.values()) - min(p.values.values())
+    # The traced search again (same budget, seed and no reuse) agrees with itself; greedy does not
+    # always, and where it differs it loses by the traced values.
+    specs = ["ismcts:Iterations=60", "ismcts:Iterations=60", "greedy", "ismcts:SelfEpsilon=100"]
+    table = research(str(path), specs, positions=40, iterations=60, seed=2)
+    assert table.positions == 40
+    assert table.agreement[0][1] == 1.0 and table.regret[0] == table.regret[1]
+    assert all(table.agreement[i][i] == 1.0 for i in range(4))
+    assert table.agreement[0][2] == table.agreement[2][0] < 1.0
+    assert table.regret[2] > 0.0 and table.traced_agreement[2] < 1.0
+    assert table.agreement[0][3] < 1.0
+    assert research_main([str(path), "--positions", "3", "--iterations", "60", "--spec", "greedy"]) == 0
+    out = capsys.readouterr().out
+    assert "3 positions" in out and "greedy" in out
+    with pytest.raises(SystemExit):
+        research_main([str(path), "--spec", "ismcts:Nope=1"])
+    assert "--spec ismcts:Nope=1" in capsys.readouterr().err
+    assert research_main([str(tmp_path / "missing.jsonl"), "--spec", "greedy"]) == 2
