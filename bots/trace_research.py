@@ -25,8 +25,8 @@ search", not "stronger": what a change is worth in games, matches tell (docs/str
 >>> pair = play_pair("classic", 3, "ismcts", "greedy", {"rounds": 1}, Limits(iterations=50), trace=True)
 >>> TraceFile(path).append(RunConfig("classic", {"rounds": 1, "max_turns": 300}, 2, "ismcts", "greedy", 50, None), pair)
 >>> table = research(path, ["greedy", "greedy"], positions=5, iterations=50)
->>> table.positions, table.agreement[0][1]
-(5, 1.0)
+>>> table.positions, table.agreement[0][1], table.mean_reward
+(5, 1.0, (None, None))
 """
 from __future__ import annotations
 
@@ -56,14 +56,23 @@ class ResearchTable:
     """Per spec: the mean loss of its decisions by the traced search's values (reward units)."""
     agreement: tuple[tuple[float, ...], ...]
     """Per pair of specs: the share of positions where they decided the same."""
+    mean_reward: tuple[float | None, ...] = ()
+    """Per spec that searches: the mean over the positions it searched (not those with one legal
+    decision) of its root's visit-weighted mean reward — with the worlds and the other seats' model
+    fixed, how well its model of the seat's own later decisions plays the rollouts (None for a spec
+    that does not search)."""
 
     def lines(self) -> list[str]:
         width = max(len(s) for s in self.specs)
-        out = [f"{self.positions} positions; regret by the traced search's values, a decision",
-               f"{'spec':{width}s}  {'= traced':>8s}  {'regret':>7s}  agreement with spec 1..{len(self.specs)}"]
+        out = [f"{self.positions} positions; regret by the traced search's values, a decision; "
+               f"reward: the search's mean rollout reward",
+               f"{'spec':{width}s}  {'= traced':>8s}  {'regret':>7s}  {'reward':>6s}  "
+               f"agreement with spec 1..{len(self.specs)}"]
         for i, spec in enumerate(self.specs):
             row = " ".join(f"{a:5.3f}" for a in self.agreement[i])
-            out.append(f"{spec:{width}s}  {self.traced_agreement[i]:8.3f}  {self.regret[i]:7.4f}  {row}")
+            reward = self.mean_reward[i]
+            shown = "     -" if reward is None else f"{reward:6.3f}"
+            out.append(f"{spec:{width}s}  {self.traced_agreement[i]:8.3f}  {self.regret[i]:7.4f}  {shown}  {row}")
         return out
 
 
@@ -97,16 +106,22 @@ def research(path: str, specs: Sequence[str], positions: int, iterations: int = 
         make_bot(spec, 0)  # a bad spec fails before the first search
     chosen = sample(path, positions, kind, seed)
     decisions = [[0] * len(chosen) for _ in specs]
+    rewards: list[list[float]] = [[] for _ in specs]
     for j, p in enumerate(chosen):
         for i, spec in enumerate(specs):
-            # A fresh bot a position: no tree kept from another position.
-            decisions[i][j] = make_bot(spec, 0).choose(p.view, Limits(iterations=iterations))
+            bot = make_bot(spec, 0)  # a fresh bot a position: no tree kept from another position
+            decisions[i][j] = bot.choose(p.view, Limits(iterations=iterations))
+            children = getattr(getattr(bot, "last_search", None), "children", None)
+            if children:
+                visits = sum(v for v, _ in children.values())
+                rewards[i].append(sum(v * mean for v, mean in children.values()) / visits)
     n = max(1, len(chosen))
     return ResearchTable(
         specs=tuple(specs), positions=len(chosen),
         traced_agreement=tuple(sum(d == p.chosen for d, p in zip(row, chosen)) / n for row in decisions),
         regret=tuple(sum(traced_regret(p, d) for d, p in zip(row, chosen)) / n for row in decisions),
-        agreement=tuple(tuple(sum(a == b for a, b in zip(r, s)) / n for s in decisions) for r in decisions))
+        agreement=tuple(tuple(sum(a == b for a, b in zip(r, s)) / n for s in decisions) for r in decisions),
+        mean_reward=tuple(sum(r) / len(r) if r else None for r in rewards))
 
 
 def main(argv: list[str] | None = None) -> int:

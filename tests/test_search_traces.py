@@ -128,6 +128,9 @@ def test_research_reports_how_far_a_setting_moves_the_searchs_decisions(tmp_path
     assert table.agreement[0][2] == table.agreement[2][0] < 1.0
     assert table.regret[2] > 0.0 and table.traced_agreement[2] < 1.0
     assert table.agreement[0][3] < 1.0
+    # Greedy does not search; the seat's own future played at random is worth less in the rollouts.
+    assert table.mean_reward[2] is None and table.mean_reward[0] == table.mean_reward[1]
+    assert table.mean_reward[3] < table.mean_reward[0] - 0.1, table.mean_reward
     assert research_main([str(path), "--positions", "3", "--iterations", "60", "--spec", "greedy"]) == 0
     out = capsys.readouterr().out
     assert "3 positions" in out and "greedy" in out
