@@ -215,7 +215,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{path}: {total.line()}")
             print("\n".join(total.table()))
         except (OSError, TraceFileError) as e:
-            print(f"{path}: {e}", file=sys.stderr)
+            print(e, file=sys.stderr)
             return 2
     return 0
 

@@ -145,7 +145,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         table = research(args.file, args.spec, args.positions, args.iterations, args.kind, args.seed)
     except (OSError, TraceFileError, ValueError) as e:
-        print(f"{args.file}: {e}", file=sys.stderr)
+        print(e, file=sys.stderr)
         return 2
     print("\n".join(table.lines()))
     return 0
