@@ -31,11 +31,11 @@ search", not "stronger": what a change is worth in games, matches tell (docs/str
 from __future__ import annotations
 
 import random
-import re
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from bots.decision_values import categories
 from bots.duplicate import make_bot
 from bots.policy import Limits
 from bots.search_traces import TracedPosition, TraceFileError, positions, read_traces
@@ -84,8 +84,7 @@ def sample(path: str, count: int, kind: str = "all", seed: int = 0) -> list[Trac
     found = []
     for record in read_traces(path):
         for p in positions(record):
-            draw = re.search(r"\bphase=draw\b", p.view.text) is not None
-            if kind == "all" or draw == (kind == "draws"):
+            if kind == "all" or ("draws" in categories(p.view.text)) == (kind == "draws"):
                 found.append(p)
     random.Random(seed).shuffle(found)
     return found[:count]
