@@ -94,6 +94,16 @@ def _mean_and_interval(values: list[float]) -> tuple[float, float]:
     return mean, 1.96 * math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1) / n)
 
 
+def _plus_minus(half_width: float, digits: int) -> str:
+    """" ± h" for an interval's half-width, or nothing where there is none (fewer than two deals:
+    the spread of one deal's scores says nothing of the deals to come).
+
+    >>> _plus_minus(0.0314, 3), _plus_minus(float("nan"), 3)
+    (' ± 0.031', '')
+    """
+    return "" if math.isnan(half_width) else f" ± {half_width:.{digits}f}"
+
+
 @dataclass
 class DuplicateStats:
     """Totals of a duplicate run for side A."""
@@ -160,8 +170,8 @@ class DuplicateStats:
 
     def summary(self) -> str:
         text = (f"games {self.games}  A wins {self.wins}  draws {self.draws}  losses {self.losses}  "
-                f"score {self.score:.3f} ± {self.interval():.3f}  win rate {self.win_rate:.3f}  "
-                f"margin {self.margin:+.1f} ± {self.margin_interval():.1f}")
+                f"score {self.score:.3f}{_plus_minus(self.interval(), 3)}  win rate {self.win_rate:.3f}  "
+                f"margin {self.margin:+.1f}{_plus_minus(self.margin_interval(), 1)}")
         if any(p.ranks for p in self.pairs):
             text += (f"  A first {self.first_rate:.3f}  mean place A {self.mean_rank:.2f} "
                      f"B {self.other_mean_rank:.2f}")
@@ -194,8 +204,8 @@ class PairedDifference:
 
     def summary(self) -> str:
         return (f"common deals {self.deals}  score {self.score:.3f} against {self.other_score:.3f}  "
-                f"difference {self.difference:+.3f} ± {self.interval:.3f} a game  "
-                f"margin difference {self.margin_difference:+.1f} ± {self.margin_interval:.1f}")
+                f"difference {self.difference:+.3f}{_plus_minus(self.interval, 3)} a game  "
+                f"margin difference {self.margin_difference:+.1f}{_plus_minus(self.margin_interval, 1)}")
 
 
 def paired_difference(pairs: list[PairResult], others: list[PairResult]) -> PairedDifference:

@@ -30,3 +30,10 @@ def test_board_rotates_one_a_through_every_seat(players: int) -> None:
 def test_places_share_ties() -> None:
     assert places([7, 7], [0, 1]) == [1.5, 1.5]
     assert places([1, 2, 3], [0, 1, 2]) == [3.0, 2.0, 1.0]
+
+
+def test_one_deal_has_no_interval_and_says_so_without_nan() -> None:
+    one = run_duplicate("classic", 1, 5, "greedy", "random", {"rounds": 1})
+    assert "nan" not in one.summary() and "±" not in one.summary()
+    two = run_duplicate("classic", 2, 5, "greedy", "random", {"rounds": 1})
+    assert two.summary().count("±") == 2  # the score's and the margin's intervals
