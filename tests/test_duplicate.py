@@ -32,7 +32,7 @@ def test_places_share_ties() -> None:
     assert places([1, 2, 3], [0, 1, 2]) == [3.0, 2.0, 1.0]
 
 
-def test_one_deal_has_no_interval_and_says_so_without_nan() -> None:
+def test_one_deal_prints_no_interval_rather_than_nan() -> None:
     one = run_duplicate("classic", 1, 5, "greedy", "random", {"rounds": 1})
     assert "nan" not in one.summary() and "±" not in one.summary()
     two = run_duplicate("classic", 2, 5, "greedy", "random", {"rounds": 1})
