@@ -216,14 +216,14 @@ def test_the_searcher_samples_from_the_model_once_the_opponent_has_decided():
         steps, accepted, loglik = bot._trees[0].chain_stats()
         assert steps == 4 * 500 + 2000 - 4 and 0 < accepted < steps and loglik < 0
     assert decisions[0] == decisions[1]  # a function of the seed
-    for setting in ("off", "auto"):  # auto: not in classic
-        bot = IsmctsPolicy(seed=3, Infer=setting)
-        bot.choose(view, Limits(iterations=300))
-        assert bot._trees[0].chain_stats() is None
-    state, _ = _greedy_game("expedition", 4, 20)
-    bot = IsmctsPolicy(seed=3)  # auto: in expedition
-    bot.choose(state.view(0), Limits(iterations=300))
-    assert bot._trees[0].chain_stats() is not None
+    bot = IsmctsPolicy(seed=3, Infer="off")
+    bot.choose(view, Limits(iterations=300))
+    assert bot._trees[0].chain_stats() is None
+    for edition in MODELLED:  # auto: on in both modelled editions
+        state, _ = _greedy_game(edition, 4, 20)
+        bot = IsmctsPolicy(seed=3)
+        bot.choose(state.view(0), Limits(iterations=300))
+        assert bot._trees[0].chain_stats() is not None
 
 
 def test_bad_chain_settings_are_refused_and_change_nothing():
