@@ -104,6 +104,9 @@ class ProcessRunner(_FuturesRunner):
 
 
 _worker_pool: BotPool | None = None
+_worker_playing = False
+"""True only while the worker runs a game: SIGTERM may end a game, never the worker's traffic
+with the arena (a result half written to the result queue would hang the arena's shutdown)."""
 
 
 def _worker_start(bots: list[BotSpec], limits: ResourceLimits, log_dir: str | None, parent: int,
@@ -131,12 +134,19 @@ def _worker_start(bots: list[BotSpec], limits: ResourceLimits, log_dir: str | No
 
 def _stop_game(signum: int, frame: object) -> None:
     """SIGTERM in a worker: abandon the game (its bots are released as failed, so killed); the
-    worker then exits at the executor's shutdown, quitting the rest of its bots."""
-    raise SystemExit(1)
+    worker then exits at the executor's shutdown, quitting the rest of its bots. Between games
+    the signal is ignored: the worker is idle or talking to the arena, and exits at the shutdown."""
+    if _worker_playing:
+        raise SystemExit(1)
 
 
 def _play_in_worker(setup: GameSetup, dropped: frozenset[int]) -> GameRecord:
+    global _worker_playing
     assert _worker_pool is not None, "worker not initialised"
-    record = play_game(setup, _worker_pool.acquire, _worker_pool.release, dropped)
+    try:
+        _worker_playing = True
+        record = play_game(setup, _worker_pool.acquire, _worker_pool.release, dropped)
+    finally:
+        _worker_playing = False
     record.worker = f"pid {os.getpid()}"
     return record
