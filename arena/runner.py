@@ -106,7 +106,8 @@ class ProcessRunner(_FuturesRunner):
 _worker_pool: BotPool | None = None
 _worker_playing = False
 """True only while the worker runs a game: SIGTERM may end a game, never the worker's traffic
-with the arena (a result half written to the result queue would hang the arena's shutdown)."""
+with the arena (interrupted inside the executor's queues, a worker can leave one of their
+cross-process locks held, and the arena's shutdown then waits forever)."""
 
 
 def _worker_start(bots: list[BotSpec], limits: ResourceLimits, log_dir: str | None, parent: int,

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from arena.config import BotSpec, TimeControl, TournamentConfig, builtin_bot
+from arena import runner
 from arena.record import GameRecord
 from arena.runner import LocalRunner, ProcessRunner
 from arena.standings import standings
@@ -187,6 +188,14 @@ def test_interrupted_arena_stops_cleanly(tmp_path, extra):
     assert wait_for(lambda: not marked_processes(mark), 10)
     with sqlite3.connect(db) as con:
         assert con.execute("SELECT status FROM tournament").fetchone()[0] == "interrupted"
+
+
+def test_a_worker_ends_its_game_on_sigterm_but_not_its_queue_traffic(monkeypatch):
+    # Outside a game the worker is idle or in the executor's queues; SIGTERM must not interrupt those.
+    assert runner._stop_game(signal.SIGTERM, None) is None
+    monkeypatch.setattr(runner, "_worker_playing", True)
+    with pytest.raises(SystemExit):
+        runner._stop_game(signal.SIGTERM, None)
 
 
 def _free_port() -> int:
