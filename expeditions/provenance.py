@@ -31,7 +31,9 @@ def code_version() -> str:
     """`0.1.0` for an installed package; `0.1.0+g4562169` in a git checkout at that commit, with
     `.dirty` appended when tracked files differ from it (the result is then not reproducible from
     the commit alone)."""
-    if not os.path.isdir(os.path.join(_ROOT, ".git")):  # an installed copy: no checkout of its own
+    # .git is a directory in a clone and a file in a linked worktree or a submodule; an installed
+    # copy has neither
+    if not os.path.exists(os.path.join(_ROOT, ".git")):
         return __version__
     commit = _git("rev-parse", "--short", "HEAD")
     if not commit:

@@ -204,7 +204,41 @@ def test_the_code_version_names_the_commit_in_a_checkout():
     from expeditions.provenance import _ROOT, code_version
 
     version = code_version()
-    if os.path.isdir(os.path.join(_ROOT, ".git")):
+    if os.path.exists(os.path.join(_ROOT, ".git")):
         assert re.fullmatch(re.escape(__version__) + r"\+g[0-9a-f]{7,40}(\.dirty)?", version), version
     else:
         assert version == __version__
+
+
+def test_a_linked_worktree_names_its_commit_too(tmp_path, monkeypatch):
+    """In a `git worktree`, .git is a file pointing at the main repository: the version still
+    names the commit (it once read as a bare `0.1.0`, a checkout taken for an installed copy)."""
+    import os
+    import shutil
+    import subprocess
+
+    from expeditions import __version__, provenance
+
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    main, linked = tmp_path / "main", tmp_path / "linked"
+    env = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
+           "GIT_COMMITTER_EMAIL": "t@t", "PATH": os.environ["PATH"]}
+
+    def git(*args, cwd=main):
+        return subprocess.run(["git", *args], cwd=cwd, env=env, check=True, capture_output=True,
+                               text=True).stdout.strip()
+
+    main.mkdir()
+    git("init", "-q")
+    (main / "f").write_text("x")
+    git("add", "f")
+    git("commit", "-qm", "one")
+    git("worktree", "add", "-q", str(linked))
+    assert (linked / ".git").is_file()
+    monkeypatch.setattr(provenance, "_ROOT", str(linked))
+    provenance.code_version.cache_clear()
+    try:
+        assert provenance.code_version() == f"{__version__}+g{git('rev-parse', '--short', 'HEAD')}"
+    finally:
+        provenance.code_version.cache_clear()
