@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from arena.config import BotSpec, TimeControl, TournamentConfig, builtin_bot
 from arena import runner
+from arena.config import BotSpec, TimeControl, TournamentConfig, builtin_bot
 from arena.record import GameRecord
 from arena.runner import LocalRunner, ProcessRunner
 from arena.standings import standings

@@ -225,8 +225,8 @@ def test_a_linked_worktree_names_its_commit_too(tmp_path, monkeypatch):
     env = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
            "GIT_COMMITTER_EMAIL": "t@t", "PATH": os.environ["PATH"]}
 
-    def git(*args, cwd=main):
-        return subprocess.run(["git", *args], cwd=cwd, env=env, check=True, capture_output=True,
+    def git(*args):
+        return subprocess.run(["git", *args], cwd=main, env=env, check=True, capture_output=True,
                                text=True).stdout.strip()
 
     main.mkdir()
