@@ -624,13 +624,23 @@ cdef class Tree:
             c = self.pool[c].sibling
         return out
 
-    def principal_variation(self, int max_length=16, int min_visits=2) -> list:
-        """Decisions along the most visited children from the root (each with >= min_visits)."""
+    def principal_variation(self, int max_length=16, int min_visits=2, int first=-1) -> list:
+        """Decisions along the most visited children from the root (each with >= min_visits); with
+        `first` (a decision id), the line through that root child instead of the most visited one
+        (the lines of `MultiPV`), empty when the root has no such child."""
         out = []
         cdef int32_t node = 0, c, best
         cdef uint32_t most
         if self.count < 1:
             return out
+        if first >= 0:
+            c = self.pool[0].child
+            while c >= 0 and self.pool[c].decision != first:
+                c = self.pool[c].sibling
+            if c < 0 or self.pool[c].visits < <uint32_t>min_visits:
+                return out
+            out.append(first)
+            node = c
         while len(out) < max_length:
             best = -1
             most = 0

@@ -96,6 +96,10 @@ class SearchReport:
     pv: list[int] = field(default_factory=list)
     children: dict[int, tuple[int, float]] = field(default_factory=dict)
     """Per root decision: (visits, mean reward), summed over the trees."""
+    ranked: list[int] = field(default_factory=list)
+    """The best `MultiPV` root decisions, best first (the first is `decision`)."""
+    lines: dict[int, list[int]] = field(default_factory=dict)
+    """Principal line through each decision of `ranked` (the first tree's; `pv` for `decision`)."""
     reasons: list[str] = field(default_factory=list)
     """Why each tree stopped (iterations, deadline, stop, nodes, settled)."""
     reused: int = 0
@@ -165,6 +169,9 @@ class IsmctsPolicy(Policy):
         PolicyOption("MoveOverhead", "spin", 10, 0, 5000, help="ms kept back from time budgets for transport"),
         PolicyOption("Iterations", "spin", 20000, 1, 10**9, help="iterations of a go without limits"),
         PolicyOption("Seed", "spin", 0, 0, 2**63 - 1, help="seed of the search (deterministic with one thread)"),
+        PolicyOption("MultiPV", "spin", 1, 1, 256,
+                     help="info reports the best this many root decisions, a line each (multipv 1 is the best); "
+                          "the search itself is unchanged"),
     )
 
     def __init__(self, seed: int = 0, **settings: Any) -> None:
@@ -256,7 +263,8 @@ class IsmctsPolicy(Policy):
         self.last_search = report
         self._mine.append(report.decision)
         if info is not None:
-            info(self._info(report, view))
+            for line in self._info(report, view):
+                info(line)
         return report.decision
 
     def _opponent_model(self, view: View) -> Any:
@@ -285,14 +293,18 @@ class IsmctsPolicy(Policy):
                   early: bool, stop: threading.Event | None, info: InfoCallback | None, view: View,
                   started: int) -> None:
         """Runs one worker thread per tree; this thread relays `stop` and reports `info`."""
-        snapshots: list[tuple[int, int, list, list]] = [(0, 0, [], [])] * len(trees)
+        snapshots: list[tuple[int, int, list, dict]] = [(0, 0, [], {})] * len(trees)
 
         def work(i: int, tree: Tree, left: int) -> None:
             while left > 0:
                 yield_at = monotonic_ns() + SLICE_MS * 1_000_000
                 left -= tree.run(left, deadline, yield_at, node_limit, early)
-                pv = self._pv(tree, view) if i == 0 else []
-                snapshots[i] = (tree.iterations, tree.nodes, tree.root_children(), pv)
+                children = tree.root_children()
+                lines = {}
+                if i == 0 and info is not None:  # the lines of the first tree's best decisions
+                    best = sorted(children, key=lambda c: (c[1], c[3], -c[0]), reverse=True)
+                    lines = self._lines(tree, view, [c[0] for c in best[:self.settings["MultiPV"]]])
+                snapshots[i] = (tree.iterations, tree.nodes, children, lines)
                 if tree.reason != "yield":
                     return
 
@@ -312,37 +324,50 @@ class IsmctsPolicy(Policy):
                 workers[0].join(POLL_MS / 1000.0 if info is not None else None)
             if info is not None and monotonic_ns() >= next_info:
                 next_info += INFO_MS * 1_000_000
-                info(self._info(self._snapshot_report(snapshots, started), view))
+                for line in self._info(self._snapshot_report(snapshots, started), view):
+                    info(line)
         for w in workers:
             w.join()
 
     def _report(self, trees: Sequence[Tree], view: View, started: int, reused: int) -> SearchReport:
         legal = set(view.legal())
         children = {d: stats for d, stats in _merge([tree.root_children() for tree in trees]).items() if d in legal}
-        if children:
-            decision = max(children, key=self._preference(children))
-        else:
-            decision = view.legal()[0]  # no iteration ran (a stop at once): any legal decision
-        pv = self._pv(trees[0], view) if children else []
-        if not pv or pv[0] != decision:
-            pv = [decision]
-        return SearchReport(
+        ranked = self._ranked(children)
+        lines = self._lines(trees[0], view, ranked)
+        report = SearchReport(
             iterations=sum(t.iterations for t in trees), nodes=sum(t.nodes for t in trees),
             capacity=sum(t.capacity for t in trees), elapsed_ms=(monotonic_ns() - started) / 1e6,
-            value=children[decision][1] if decision in children else None, decision=decision, pv=pv,
             children=children, reasons=[t.reason for t in trees], reused=reused)
+        if not ranked:  # no iteration ran (a stop at once): any legal decision
+            report.decision = view.legal()[0]
+            report.pv = [report.decision]
+            return report
+        self._fill(report, ranked, lines)
+        return report
 
-    def _snapshot_report(self, snapshots: Sequence[tuple[int, int, list, list]], started: int) -> SearchReport:
+    def _snapshot_report(self, snapshots: Sequence[tuple[int, int, list, dict]], started: int) -> SearchReport:
         """A report of the running search from the workers' latest snapshots."""
         children = _merge([snap[2] for snap in snapshots])
         report = SearchReport(iterations=sum(s[0] for s in snapshots), nodes=sum(s[1] for s in snapshots),
                               elapsed_ms=(monotonic_ns() - started) / 1e6, children=children)
-        if children:
-            report.decision = max(children, key=self._preference(children))
-            report.value = children[report.decision][1]
-            pv = snapshots[0][3]
-            report.pv = pv if pv and pv[0] == report.decision else [report.decision]
+        ranked = self._ranked(children)
+        if ranked:
+            self._fill(report, ranked, snapshots[0][3])
         return report
+
+    @staticmethod
+    def _fill(report: SearchReport, ranked: list[int], lines: dict[int, list[int]]) -> None:
+        """Sets the report's choice, value and lines from the ranked decisions; a decision whose
+        line is missing, or starts elsewhere (a snapshot of another ranking), gets itself alone."""
+        report.ranked = ranked
+        report.lines = {d: lines[d] if lines.get(d) and lines[d][0] == d else [d] for d in ranked}
+        report.decision = ranked[0]
+        report.value = report.children[ranked[0]][1]
+        report.pv = report.lines[ranked[0]]
+
+    def _ranked(self, children: dict[int, tuple[int, float]]) -> list[int]:
+        """The best `MultiPV` root decisions, best first (the first is the final choice)."""
+        return sorted(children, key=self._preference(children), reverse=True)[:self.settings["MultiPV"]]
 
     def _preference(self, children: dict[int, tuple[int, float]]):
         """The sort key of the final choice: most visits (then the best mean); in a root sweep,
@@ -351,10 +376,15 @@ class IsmctsPolicy(Policy):
             return lambda d: (children[d][1], children[d][0], -d)
         return lambda d: (children[d][0], children[d][1], -d)
 
-    def _pv(self, tree: Tree, view: View) -> list[int]:
-        """The tree's principal variation; when the tree holds only this seat's decisions, its
-        first run of them (what follows skips the other seats' decisions, so it is no line)."""
-        pv = tree.principal_variation()
+    def _lines(self, tree: Tree, view: View, decisions: Sequence[int]) -> dict[int, list[int]]:
+        """The principal line through each of `decisions` at the root of `tree`."""
+        return {d: self._pv(tree, view, first=d) for d in decisions}
+
+    def _pv(self, tree: Tree, view: View, first: int = -1) -> list[int]:
+        """The tree's principal variation (through the root decision `first`, when given); when
+        the tree holds only this seat's decisions, its first run of them (what follows skips the
+        other seats' decisions, so it is no line)."""
+        pv = tree.principal_variation(first=first)
         if tree.others_in_tree:
             return pv
         state = view.state.copy()
@@ -368,17 +398,24 @@ class IsmctsPolicy(Policy):
             state.apply(decision)
         return run
 
-    @staticmethod
-    def _info(report: SearchReport, view: View) -> dict[str, Any]:
+    def _info(self, report: SearchReport, view: View) -> list[dict[str, Any]]:
+        """The `info` lines of a report: one, or with `MultiPV` above 1 one per ranked decision
+        (`multipv` k, its `visits`, `value` and line), best first, the search's figures on each."""
         elapsed = max(report.elapsed_ms, 1e-3)
-        out: dict[str, Any] = {
+        figures: dict[str, Any] = {
             "iterations": report.iterations, "nodes": report.nodes, "time": int(report.elapsed_ms),
             "rate": int(report.iterations * 1000 / elapsed)}
-        if report.value is not None:
-            out["value"] = round(report.value, 4)
-        if report.pv:
-            out["pv"] = [view.state.decision_to_text(d) for d in report.pv]
-        return out
+        text = view.state.decision_to_text
+        if self.settings["MultiPV"] == 1 or not report.ranked:
+            out = dict(figures)
+            if report.value is not None:
+                out["value"] = round(report.value, 4)
+            if report.pv:
+                out["pv"] = [text(d) for d in report.pv]
+            return [out]
+        return [{"multipv": rank, **figures, "visits": report.children[d][0],
+                 "value": round(report.children[d][1], 4), "pv": [text(x) for x in report.lines[d]]}
+                for rank, d in enumerate(report.ranked, 1)]
 
     # ----- tree reuse ------------------------------------------------------------------------------
     def _reuse_path(self, view: View, others_in_tree: bool) -> list[int] | None:

@@ -40,7 +40,7 @@ from bots.policy import Limits, PolicyOption
 from protocol.pipes import read_within, write_some
 from protocol.errors import EngineError, EngineTerminatedError, EngineTimeoutError, ProtocolError
 from protocol.messages import (Info, MessageError, format_gameover, format_go, format_newgame, is_error_info,
-                               parse_info, parse_option)
+                               latest_lines, parse_info, parse_option)
 
 HANDSHAKE_TIMEOUT = 10.0
 """Seconds a bot gets to start and answer `uei` (an interpreter may need a while to import)."""
@@ -65,6 +65,12 @@ class PlayResult:
     """The `info` lines the bot sent while it thought, parsed."""
     elapsed_ms: float = 0.0
     """Wall time from sending `go` to reading `bestmove`."""
+
+    @property
+    def lines(self) -> list[Info]:
+        """The bot's last report of each line, best first: one, or with the option `MultiPV` one per
+        ranked decision (like python-chess's `analyse(..., multipv=n)`)."""
+        return latest_lines(self.info)
 
 
 # Owns one `go`: collects its info lines and its answer.
@@ -370,6 +376,8 @@ class Engine:
             return answer, None, None
         value = size = None
         for info in answer.info:
+            if info.get("multipv", 1) != 1:
+                continue  # another decision's line (MultiPV): not the value of the bot's answer
             value = info.get("value", value)
             size = info.get("iterations", info.get("nodes", size))
         return answer.decision, value, size

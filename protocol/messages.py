@@ -45,12 +45,31 @@ class Info(TypedDict, total=False):
     """Expected return of the bot's seat (0 = certain loss, 1 = certain win)."""
     pv: list[str]
     """Principal variation, decisions as text, the bot's decision first."""
+    multipv: int
+    """Rank of the line (1 = the best) when the bot reports several (option `MultiPV`)."""
+    visits: int
+    """Iterations that went through the line's first decision."""
     string: str
     """Free text (`info string …`); errors start with `error `."""
 
 
-INT_INFO_KEYS = ("iterations", "nodes", "time", "rate")
+INT_INFO_KEYS = ("iterations", "nodes", "time", "rate", "multipv", "visits")
 """Info keys whose value is one non-negative integer."""
+
+
+def latest_lines(infos: Iterable[Info]) -> list[Info]:
+    """The latest report of each line, best first: what a search reported last for each
+    `multipv` rank (a line without the key is rank 1), skipping `info string` lines.
+
+    >>> latest_lines([parse_info("info multipv 1 value 0.6 pv a"), parse_info("info multipv 2 value 0.5 pv b"),
+    ...               parse_info("info string note"), parse_info("info multipv 1 value 0.7 pv b")])
+    [{'multipv': 1, 'value': 0.7, 'pv': ['b']}, {'multipv': 2, 'value': 0.5, 'pv': ['b']}]
+    """
+    latest: dict[int, Info] = {}
+    for info in infos:
+        if set(info) != {"string"}:
+            latest[info.get("multipv", 1)] = info
+    return [latest[rank] for rank in sorted(latest)]
 
 
 @dataclass(frozen=True)
@@ -300,10 +319,7 @@ def parse_info(line: str) -> Info:
             raise MessageError(f"info: {key} without a value")
         value = tokens[i + 1]
         if key in INT_INFO_KEYS:
-            try:
-                info[key] = int(value)
-            except ValueError:
-                raise MessageError(f"info {key}: expected an integer, got {value!r}") from None
+            info[key] = parse_count(value, f"info {key}")
         elif key == "value":
             try:
                 info[key] = float(value)

@@ -263,6 +263,80 @@ def test_info_reports(capsys):
     assert all(line["iterations"] <= final["iterations"] for line in lines)
 
 
+def _final_lines(lines: list[dict]) -> list[dict]:
+    """The last report of a MultiPV search: its lines from the last `multipv 1` on."""
+    start = max(i for i, line in enumerate(lines) if line["multipv"] == 1)
+    return lines[start:]
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_multipv_reports_the_best_decisions_ranked(threads):
+    bot = IsmctsPolicy(seed=3, MultiPV=3, Threads=threads)
+    view = _view(steps=4)
+    lines: list[dict] = []
+    decision = bot.choose(view, Limits(iterations=4000), threading.Event(), lines.append)
+    final = _final_lines(lines)
+    report = bot.last_search
+    assert [line["multipv"] for line in final] == [1, 2, 3]
+    text = view.state.decision_to_text
+    firsts = [line["pv"][0] for line in final]
+    assert firsts[0] == text(decision) and len(set(firsts)) == 3
+    ranked = sorted(report.children, key=lambda d: (report.children[d][0], report.children[d][1], -d), reverse=True)
+    assert firsts == [text(d) for d in ranked[:3]]
+    for line, d in zip(final, ranked):
+        assert line["visits"] == report.children[d][0]
+        assert line["value"] == round(report.children[d][1], 4)
+        assert line["iterations"] == report.iterations == 4000
+    assert final[0]["visits"] >= final[1]["visits"] >= final[2]["visits"]
+
+
+def test_multipv_above_the_decisions_reports_each_once():
+    bot = IsmctsPolicy(seed=3, MultiPV=256)
+    view = _view(steps=4)
+    lines: list[dict] = []
+    bot.choose(view, Limits(iterations=3000), threading.Event(), lines.append)
+    final = _final_lines(lines)
+    assert len(final) == len(bot.last_search.children) == len(view.legal())
+    assert sorted(line["pv"][0] for line in final) == sorted(view.state.decision_to_text(d) for d in view.legal())
+
+
+def test_multipv_does_not_change_the_search():
+    view = _view(steps=4)
+    one, four = IsmctsPolicy(seed=5), IsmctsPolicy(seed=5, MultiPV=4)
+    first = one.choose(view, Limits(iterations=3000), threading.Event(), lambda info: None)
+    second = four.choose(view, Limits(iterations=3000), threading.Event(), lambda info: None)
+    assert first == second and one.last_search.children == four.last_search.children
+
+
+def test_multipv_lines_run_through_their_own_decision():
+    """With every seat's decisions in the tree, each line is the tree's most visited path below
+    its first decision."""
+    bot = IsmctsPolicy(seed=2, MultiPV=2, Others="tree", MaxDepth=0)
+    view = _view(steps=4)
+    lines: list[dict] = []
+    bot.choose(view, Limits(iterations=6000), threading.Event(), lines.append)
+    tree = bot._trees[0]
+    for line, d in zip(_final_lines(lines), bot.last_search.ranked):
+        assert line["pv"] == [view.state.decision_to_text(x) for x in tree.principal_variation(first=d)]
+        assert len(line["pv"]) > 1
+
+
+def test_principal_variation_through_a_root_decision():
+    view = _view(steps=4)
+    tree = Tree(100_000)
+    tree.configure(others="tree", max_depth=0)
+    tree.begin(view.state, view.seat, 1)
+    tree.run(5000)
+    children = {d: visits for d, visits, _avail, _value in tree.root_children()}
+    best = max(children, key=children.get)
+    assert list(children.values()).count(children[best]) == 1  # no tie for the most visited
+    assert tree.principal_variation(first=best) == tree.principal_variation() and len(tree.principal_variation()) > 2
+    for d, visits in children.items():
+        line = tree.principal_variation(first=d)
+        assert (line[0] == d) if visits >= 2 else (line == [])
+    assert tree.principal_variation(first=max(children) + 1000) == []
+
+
 @pytest.mark.parametrize("others", ["tree", "heuristic"])
 @pytest.mark.parametrize("rollout", ["random", "heuristic"])
 @pytest.mark.parametrize("reward", ["auto", "margin", "round", "match"])

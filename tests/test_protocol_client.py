@@ -284,3 +284,22 @@ def test_answers_the_quick_path_must_hand_over(tmp_path: Path) -> None:
     with pytest.raises(ProtocolError, match="exactly one decision"):
         bot.play(view, timeout=5)
     bot.kill()
+
+
+def test_multipv_lines_and_the_answers_value() -> None:
+    """With `MultiPV`, the result's `lines` are the bot's last report of each ranked decision, and
+    the value recorded with the answer (the arena's) is line 1's, not the last line's."""
+    state = mid_game("classic", 6)
+    view = state.view_text(state.to_move)
+    with start(builtin_bot("ismcts"), options={"MultiPV": 3, "Seed": 1}) as bot:
+        bot.new_game("classic", {}, players=2, seat=state.to_move)
+        result = bot.play(view, Limits(iterations=3000), timeout=30)
+        lines = result.lines
+        assert [line["multipv"] for line in lines] == [1, 2, 3]
+        assert lines[0]["pv"][0] == result.decision
+        assert len({line["pv"][0] for line in lines}) == 3
+        assert lines[0]["visits"] >= lines[1]["visits"] >= lines[2]["visits"] > 0
+        bot.configure({"Seed": 1})  # the same seed, budget and view (no tree kept): the same search
+        decision, value, size = bot.decide_with_estimate(view, Limits(iterations=3000), timeout=30)
+        assert decision == result.decision
+        assert value == lines[0]["value"] != lines[2]["value"] and size == 3000

@@ -62,7 +62,10 @@ def test_info_parsing() -> None:
     assert parse_info("info string") == {"string": ""}
     assert is_error_info(parse_info(error_line("bad  thing")))
     assert not is_error_info(parse_info("info string errors are fun"))
-    for bad in ("info iterations", "info time soon", "info value high", "bestmove D"):
+    assert parse_info("info multipv 2 visits 310 value 0.4 pv -y3") == {"multipv": 2, "visits": 310, "value": 0.4,
+                                                                       "pv": ["-y3"]}
+    for bad in ("info iterations", "info time soon", "info value high", "bestmove D", "info multipv second",
+                "info visits -4"):
         with pytest.raises(MessageError):
             parse_info(bad)
 
