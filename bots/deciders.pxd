@@ -7,3 +7,4 @@ from engine._core cimport GameOps, Rng
 cdef class Decider:
     cdef Rng rng
     cdef int decide_c(self, const GameOps* ops, const void* state) noexcept nogil
+    cdef int among_c(self, const GameOps* ops, const void* state, const int* allowed, int n) noexcept nogil

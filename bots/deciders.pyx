@@ -11,8 +11,9 @@ True
 >>> RandomDecider(7).decide(state) in state.legal()
 True
 """
+from bots.choice cimport best_scored
 from bots.heuristics cimport BotOps, bot_ops_for
-from engine._core cimport GameOps, Rng, State, rng_next
+from engine._core cimport GameOps, MAX_LEGAL, Rng, State, rng_below, rng_next, rng_unit
 
 
 cdef class Decider:
@@ -38,12 +39,45 @@ cdef class Decider:
             raise ValueError(f"{type(self).__name__} cannot decide in {state.edition}")
         return d
 
+    cdef int among_c(self, const GameOps* ops, const void* state, const int* allowed, int n) noexcept nogil:
+        return -1
+
+    def decide_among(self, State state, allowed) -> int:
+        """The decision among `allowed` (legal decision ids of the seat to move), as `decide`
+        would choose were they the only legal ones: what `go searchmoves` asks.
+
+        >>> import engine
+        >>> state = engine.new_game("classic", seed=3)
+        >>> RandomDecider(7).decide_among(state, state.legal()[2:4]) in state.legal()[2:4]
+        True
+        """
+        cdef int ids[MAX_LEGAL]
+        cdef int n = 0, d
+        if state.ops.to_move(state.ptr) < 0:
+            raise ValueError("the match is over: no decision to make")
+        legal = set(state.legal())
+        chosen = list(dict.fromkeys(allowed))
+        if not chosen:
+            raise ValueError("no decision to choose among")
+        for d in chosen:
+            if d not in legal:
+                raise ValueError(f"decision {d} is not legal in this position")
+            ids[n] = d
+            n += 1
+        d = ids[0] if n == 1 else self.among_c(state.ops, state.ptr, ids, n)
+        if d < 0:
+            raise ValueError(f"{type(self).__name__} cannot decide in {state.edition}")
+        return d
+
 
 cdef class RandomDecider(Decider):
     """A uniformly random legal decision (the engine's `random_decision`: legal[below(n)])."""
 
     cdef int decide_c(self, const GameOps* ops, const void* state) noexcept nogil:
         return ops.random_decision(state, &self.rng)
+
+    cdef int among_c(self, const GameOps* ops, const void* state, const int* allowed, int n) noexcept nogil:
+        return allowed[rng_below(&self.rng, n)]
 
 
 cdef class GreedyDecider(Decider):
@@ -69,3 +103,15 @@ cdef class GreedyDecider(Decider):
         if b == NULL:
             return -1
         return b.decision(state, &self.rng, self.epsilon)
+
+    cdef int among_c(self, const GameOps* ops, const void* state, const int* allowed, int n) noexcept nogil:
+        # The heuristic's scores are per decision, so scoring the allowed ones alone ranks them as
+        # the whole list would; ties and ε-random choices as in `decide`.
+        cdef const BotOps* b = bot_ops_for(ops)
+        cdef double scores[MAX_LEGAL]
+        if b == NULL or b.score == NULL:
+            return -1
+        if self.epsilon > 0.0 and rng_unit(&self.rng) < self.epsilon:
+            return allowed[rng_below(&self.rng, n)]
+        b.score(state, allowed, n, scores)
+        return best_scored(allowed, scores, n, &self.rng)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from bots import heuristics
 from bots.deciders import GreedyDecider
-from bots.policy import Policy, PolicyOption
+from bots.policy import Policy, PolicyOption, allowed_decisions
 
 
 class GreedyPolicy(Policy):
@@ -59,4 +59,6 @@ class GreedyPolicy(Policy):
     def choose(self, view, limits, stop=None, info=None) -> int:
         if view.to_move != view.seat:
             raise ValueError(f"seat {view.seat} is not to move (to move: {view.to_move})")
+        if limits is not None and limits.searchmoves:
+            return self.decider.decide_among(view.state, allowed_decisions(view, limits))
         return self.decider.decide(view.state)

@@ -29,7 +29,8 @@ from engine.lostcities cimport LCState
 from bots.lc_heuristic cimport (HeurParams, lc_default_params, lc_evaluate, lc_greedy_decision,
                                 lc_greedy_decision_p, lc_score_decisions)
 from bots.lc_heuristic import EDITION_NAMES as LC_EDITIONS, check_params
-from bots.board_heuristic cimport board_greedy_decision, board_evaluate
+from bots.board_heuristic cimport board_default_params, board_evaluate, board_greedy_decision, board_score_decisions
+from engine.board cimport BoardStruct
 from bots.board_heuristic import versus as _board_versus
 
 
@@ -46,6 +47,11 @@ cdef void _lc_score(const void* s, const int* legal, int n, double* scores) noex
     lc_score_decisions(st, lc_default_params(st.edition), legal, n, scores)
 
 
+cdef void _board_score(const void* s, const int* legal, int n, double* scores) noexcept nogil:
+    cdef const BoardStruct* st = <const BoardStruct*>s
+    board_score_decisions(st, board_default_params(st.nseats), legal, n, scores)
+
+
 cdef enum:
     N_BOTS = 4
 
@@ -60,7 +66,7 @@ for _i in range(3):
 BOTS[3].name = "board"  # bots/board_heuristic.pyx
 BOTS[3].decision = board_greedy_decision
 BOTS[3].evaluate = board_evaluate
-BOTS[3].score = NULL  # not wired: RootCandidates then keeps every decision
+BOTS[3].score = _board_score
 
 EDITIONS = tuple(BOTS[i].name.decode() for i in range(N_BOTS))
 """The editions that have a heuristic."""

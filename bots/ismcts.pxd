@@ -106,6 +106,8 @@ cdef class Tree:
     cdef int _compact(self, int32_t new_root) except -1
     cdef void _prune_root(self) noexcept
     cdef void _choose_candidates(self, const void* state) noexcept
+    cdef void _skip(self, int decision) noexcept
+    cdef void _drop_skipped(self) noexcept
     cdef bint _settled(self, int64_t left, int64_t deadline_ns, int64_t now) noexcept nogil
     cdef int64_t _run(self, int64_t max_iter, int64_t deadline_ns, int64_t yield_ns,
                       int64_t node_limit, bint early) noexcept nogil

@@ -198,7 +198,7 @@ cdef class Tree:
         return 0
 
     def begin(self, State state, int seat, seed, int rounds_after=-1, bint keep=False, Inference inference=None,
-              int chains=8, int chain_steps=1, int burn_in=500) -> None:
+              int chains=8, int chain_steps=1, int burn_in=500, only=None) -> None:
         """Starts a search for `seat` (to move) from `state`, a position consistent with its view.
 
         Only what `seat` can see in `state` matters: every iteration redeals the rest. `rounds_after`
@@ -207,7 +207,9 @@ cdef class Tree:
         keeps the tree (after `advance`), otherwise it starts empty. With an `inference` (the
         opponent model of this view, bots/inference.pyx), worlds are drawn from the posterior instead
         of uniformly: from `chains` Metropolis-Hastings chains in turn, each burnt in for `burn_in`
-        steps at its first use and moved `chain_steps` steps between two of its worlds.
+        steps at its first use and moved `chain_steps` steps between two of its worlds. `only` (decision
+        ids) restricts the root to those of its legal decisions (`go searchmoves`); the tree's
+        `root_candidates` then picks among them.
         """
         cdef const GameOps* ops = state.ops
         cdef int i, t, k
@@ -260,6 +262,17 @@ cdef class Tree:
         self.chain_steps = chain_steps
         self.burn_in = burn_in
         self.root_moves = ops.legal(state.ptr, self.root_list)
+        for i in range(self.nskip):
+            self.skip[self.skip_list[i]] = 0
+        self.nskip = 0
+        if only is not None:
+            wanted = set(only)
+            if not any(self.root_list[i] in wanted for i in range(self.root_moves)):
+                raise ValueError("only: none of these decisions is legal at the root")
+            for i in range(self.root_moves):
+                if self.root_list[i] not in wanted:
+                    self._skip(self.root_list[i])
+            self._drop_skipped()
         self._choose_candidates(state.ptr)
         self.stop_flag = 0
         self.iters = 0
@@ -682,15 +695,26 @@ cdef class Tree:
             self._compact(node)
         return True
 
+    cdef void _skip(self, int decision) noexcept:
+        self.skip[decision] = 1
+        self.skip_list[self.nskip] = decision
+        self.nskip += 1
+
+    cdef void _drop_skipped(self) noexcept:
+        # Leaves the decisions marked in `skip` out of root_list.
+        cdef int i, j = 0
+        for i in range(self.root_moves):
+            if not self.skip[self.root_list[i]]:
+                self.root_list[j] = self.root_list[i]
+                j += 1
+        self.root_moves = j
+
     cdef void _choose_candidates(self, const void* state) noexcept:
         # RootCandidates: the heuristic's best decisions only (ties to the earlier decision); the
         # others are marked in `skip`, left out of root_list (so a kept subtree loses them too).
         cdef double scores[512]
         cdef int order[512]
         cdef int i, j, k = self.p.root_candidates, n = self.root_moves, best, tmp
-        for i in range(self.nskip):
-            self.skip[self.skip_list[i]] = 0
-        self.nskip = 0
         if k <= 0 or n <= k or self.bot == NULL or self.bot.score == NULL:
             return
         self.bot.score(state, self.root_list, n, scores)
@@ -705,15 +729,8 @@ cdef class Tree:
             order[i] = order[best]
             order[best] = tmp
         for i in range(k, n):
-            self.skip[self.root_list[order[i]]] = 1
-            self.skip_list[self.nskip] = self.root_list[order[i]]
-            self.nskip += 1
-        j = 0
-        for i in range(n):
-            if not self.skip[self.root_list[i]]:
-                self.root_list[j] = self.root_list[i]
-                j += 1
-        self.root_moves = j
+            self._skip(self.root_list[order[i]])
+        self._drop_skipped()
 
     cdef void _prune_root(self) noexcept:
         # A kept subtree's root has children for decisions that were legal only in some worlds

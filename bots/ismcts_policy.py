@@ -27,7 +27,7 @@ from typing import Any
 
 from bots.inference import DEFAULT_NOISE, DEFAULT_TEMPERATURE, card_inference
 from bots.ismcts import NODE_BYTES, Tree, monotonic_ns
-from bots.policy import InfoCallback, Limits, Policy, PolicyOption
+from bots.policy import InfoCallback, Limits, Policy, PolicyOption, allowed_decisions
 from engine import View
 
 SLICE_MS = 50
@@ -137,7 +137,7 @@ class IsmctsPolicy(Policy):
                           "and rollout randomness) evaluates each root decision once, the best mean is played"),
         PolicyOption("RootCandidates", "spin", DEFAULTS["RootCandidates"], -1, 64,
                      help="search only the heuristic's best this many decisions at the root (0: all; "
-                          "-1: the edition's tuned number, 12 for partners, all elsewhere); card editions"),
+                          "-1: the edition's tuned number, 12 for partners, all elsewhere)"),
         PolicyOption("Reward", "combo", DEFAULTS["Reward"], choices=("auto", "margin", "round", "match"),
                      help="auto: logistic of the match margin scaled by the rounds left; margin: fixed scale; "
                           "round: who leads after this round; match: rollouts to the end, win/draw/loss"),
@@ -226,7 +226,7 @@ class IsmctsPolicy(Policy):
     # ----- deciding --------------------------------------------------------------------------------
     def choose(self, view: View, limits: Limits | None, stop: threading.Event | None = None,
                info: InfoCallback | None = None) -> int:
-        legal = view.legal()
+        legal = allowed_decisions(view, limits)
         started = monotonic_ns()
         if len(legal) == 1:
             self.last_search = SearchReport(decision=legal[0])
@@ -249,7 +249,8 @@ class IsmctsPolicy(Policy):
             keep = path is not None and tree.advance(path)
             reused += keep
             tree.begin(state, view.seat, (base + i * 0x9E3779B97F4A7C15) % 2**64, rounds_after, keep,
-                       inference=model, chains=self.settings["InferChains"], chain_steps=self.settings["InferSteps"])
+                       inference=model, chains=self.settings["InferChains"], chain_steps=self.settings["InferSteps"],
+                       only=legal if limits.searchmoves else None)
         self._last = (state.edition, tuple(sorted(getattr(state, "options", {}).items())), view.seat,
                       state.round_index, view.history)
         self._mine = []
@@ -259,7 +260,7 @@ class IsmctsPolicy(Policy):
             trees[0].run(quotas[0], deadline, 0, node_limit, early)
         else:
             self._threaded(trees, quotas, deadline, node_limit, early, stop, info, view, started)
-        report = self._report(trees, view, started, reused)
+        report = self._report(trees, view, started, reused, legal)
         self.last_search = report
         self._mine.append(report.decision)
         if info is not None:
@@ -329,8 +330,9 @@ class IsmctsPolicy(Policy):
         for w in workers:
             w.join()
 
-    def _report(self, trees: Sequence[Tree], view: View, started: int, reused: int) -> SearchReport:
-        legal = set(view.legal())
+    def _report(self, trees: Sequence[Tree], view: View, started: int, reused: int,
+                allowed: list[int]) -> SearchReport:
+        legal = set(allowed)
         children = {d: stats for d, stats in _merge([tree.root_children() for tree in trees]).items() if d in legal}
         ranked = self._ranked(children)
         lines = self._lines(trees[0], view, ranked)
@@ -338,8 +340,8 @@ class IsmctsPolicy(Policy):
             iterations=sum(t.iterations for t in trees), nodes=sum(t.nodes for t in trees),
             capacity=sum(t.capacity for t in trees), elapsed_ms=(monotonic_ns() - started) / 1e6,
             children=children, reasons=[t.reason for t in trees], reused=reused)
-        if not ranked:  # no iteration ran (a stop at once): any legal decision
-            report.decision = view.legal()[0]
+        if not ranked:  # no iteration ran (a stop at once): any allowed decision
+            report.decision = allowed[0]
             report.pv = [report.decision]
             return report
         self._fill(report, ranked, lines)

@@ -40,6 +40,8 @@ class Limits:
     """Search tree nodes budget."""
     infinite: bool = False
     """Think until told to stop."""
+    searchmoves: tuple[str, ...] | None = None
+    """Consider only these of the seat's decisions (decision texts; `go searchmoves`)."""
 
     def time_budget_ms(self, seat: int, default_ms: int | None = None) -> int | None:
         """A time to spend on this decision: movetime, else a share of the seat's clock."""
@@ -49,6 +51,32 @@ class Limits:
             inc = self.increments_ms[seat] if self.increments_ms and seat < len(self.increments_ms) else 0
             return max(1, min(self.clocks_ms[seat] // 20 + inc * 3 // 4, self.clocks_ms[seat] // 2))
         return default_ms
+
+
+def allowed_decisions(view: View, limits: Limits | None) -> list[int]:
+    """The legal decisions of the view's seat that `limits` lets it choose from: all of them, or
+    those its `searchmoves` names (in the view's order). ValueError names a searchmoves decision
+    that is not legal here.
+
+    >>> import engine
+    >>> view = engine.new_game("classic", seed=3).view(0)
+    >>> texts = view.state.legal_text()[:2]
+    >>> [view.state.decision_to_text(d) for d in allowed_decisions(view, Limits(searchmoves=tuple(texts)))] == texts
+    True
+    """
+    legal = view.legal()
+    if not limits or not limits.searchmoves:
+        return legal
+    wanted = set()
+    for text in limits.searchmoves:
+        try:
+            decision = view.state.parse_decision(text)
+        except ValueError:
+            decision = None
+        if decision not in legal:
+            raise ValueError(f"searchmoves: {text!r} is not a legal decision in this position")
+        wanted.add(decision)
+    return [d for d in legal if d in wanted]
 
 
 @dataclass

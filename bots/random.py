@@ -13,7 +13,7 @@ True
 from __future__ import annotations
 
 from bots.deciders import RandomDecider
-from bots.policy import Policy, PolicyOption
+from bots.policy import Policy, PolicyOption, allowed_decisions
 
 
 class RandomPolicy(Policy):
@@ -40,4 +40,6 @@ class RandomPolicy(Policy):
     def choose(self, view, limits, stop=None, info=None) -> int:
         if view.to_move != view.seat:
             raise ValueError(f"seat {view.seat} is not to move (to move: {view.to_move})")
+        if limits is not None and limits.searchmoves:
+            return self.decider.decide_among(view.state, allowed_decisions(view, limits))
         return self.decider.decide(view.state)

@@ -38,7 +38,8 @@ from typing import IO
 
 from bots.policy import Limits, PolicyOption
 from protocol.pipes import read_within, write_some
-from protocol.errors import EngineError, EngineTerminatedError, EngineTimeoutError, ProtocolError
+from protocol.errors import (EngineError, EngineTerminatedError, EngineTimeoutError, ProtocolError,
+                             SearchRejectedError)
 from protocol.messages import (Info, MessageError, format_gameover, format_go, format_newgame, is_error_info,
                                latest_lines, parse_info, parse_option)
 
@@ -617,7 +618,7 @@ class Engine:
                 search._deliver_info(info)
                 if is_error_info(info):  # the bot rejected `position` or `go`: its answer is void
                     self._search = None
-                    search.error = EngineError(f"the bot rejected the search: {info['string']}")
+                    search.error = SearchRejectedError(f"the bot rejected the search: {info['string']}")
                     raise search.error
             else:
                 self.unsolicited.append(info)

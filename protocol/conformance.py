@@ -24,7 +24,7 @@ import engine
 from bots.policy import Limits
 from engine import State
 from protocol.client import Engine, Search
-from protocol.errors import EngineError
+from protocol.errors import EngineError, SearchRejectedError
 from protocol.messages import is_error_info
 
 MOVETIME_CHECK_MS = 200
@@ -150,6 +150,7 @@ def run_checks(config: CheckConfig, progress: Callable[[CheckResult], None] | No
         first = _first_edition(ctx)
         record("go movetime", lambda: _check_movetime(ctx, first))
         record("go clocks, iterations, nodes", lambda: _check_other_limits(ctx, first))
+        record("go searchmoves", lambda: _check_searchmoves(ctx, first))
         record("isready during go infinite", lambda: _check_isready_mid_search(ctx, first))
         record("stop during go infinite", lambda: _check_stop(ctx, first))
         record("bad input survived", lambda: _check_bad_input(ctx, first))
@@ -389,6 +390,40 @@ def _check_other_limits(ctx: _Context, edition: str) -> str:
             raise CheckFailed(f"with {clocks[seat]} ms on its clock the bot took {result.elapsed_ms:.0f} ms")
         notes.append(f"{result.elapsed_ms:.0f}")
     return "clocks, iterations, nodes, no limit: answered in " + "/".join(notes) + " ms"
+
+
+def _check_searchmoves(ctx: _Context, edition: str) -> str:
+    bot = ctx.bot()
+    rng = random.Random(ctx.config.seed + 9)
+    state = next(s for s in sample_states(edition, 50, ctx.config.seed + 9) if len(s.legal()) >= 4)
+    seat = state.to_move
+    _new_game_for(bot, state, seat)
+    view = state.view_text(seat)
+    legal = state.legal_text()
+    limits, timeout = _fast(ctx)
+    for first, chosen in ((True, rng.sample(legal, 2)), (False, rng.sample(legal, 1))):
+        moves = Limits(movetime_ms=limits.movetime_ms, searchmoves=tuple(chosen))
+        try:
+            result = bot.play(view, moves, timeout=timeout)
+        except SearchRejectedError as why:
+            if not first:
+                raise CheckFailed(f"refused searchmoves with one decision after accepting two: {why}") from None
+            raise CheckSkipped(f"searchmoves not supported (refused with an error line, which the protocol "
+                               f"allows): {_first_line(why)}") from None
+        if result.decision not in chosen:
+            raise CheckFailed(f"go searchmoves {' '.join(chosen)} answered {result.decision!r}")
+    illegal = next(text for text in _well_formed_decisions(state) if text not in legal)
+    seen = len(bot.ignored)
+    _one_error(bot, f"go movetime 10 searchmoves {legal[0]} {illegal}")
+    if any(line.startswith("bestmove") for line in bot.ignored[seen:]):
+        raise CheckFailed(f"answered bestmove to searchmoves with the illegal {illegal!r}")
+    return f"answers among 2 and 1 of {len(legal)} decisions; an illegal one ({illegal}) refused"
+
+
+def _well_formed_decisions(state: State) -> Iterator[str]:
+    """Decision texts of the edition's notation, legal or not (the legal ones of other positions)."""
+    for other in sample_states(state.edition, 30, 4242):
+        yield from other.legal_text()
 
 
 def _start_infinite(ctx: _Context, edition: str, seed: int) -> tuple[Engine, State, Search]:

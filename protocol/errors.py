@@ -31,6 +31,11 @@ class EngineTimeoutError(EngineError, TimeoutError):
     """The bot did not answer within the time it was given."""
 
 
+class SearchRejectedError(EngineError):
+    """The bot answered a `go` with `info string error …` instead of a decision (an impossible
+    request, or a limit it does not support, such as `searchmoves`)."""
+
+
 class ProtocolError(EngineError):
     """The bot printed something that is not UEI (docs/protocol.md)."""
 

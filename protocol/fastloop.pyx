@@ -182,8 +182,8 @@ cdef class FastLoop:
             limits = parse_go_cached(arguments) if arguments else NO_LIMITS
         except Exception:  # noqa: the server will say what is wrong
             return False
-        if limits.infinite:
-            return False
+        if limits.infinite or limits.searchmoves:
+            return False  # the server checks and passes on searchmoves
         if seat_lists_error(limits, self.state.nseats) is not None:
             return False
         ops = lc_ops(e)

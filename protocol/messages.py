@@ -6,8 +6,9 @@ into an `info string error …` line, the client into a `ProtocolError`.
 >>> from bots.policy import Limits
 >>> format_go(Limits(clocks_ms=(60000, 58000), increments_ms=(1000, 1000)))
 'go clocks 60000/58000 incs 1000/1000'
->>> parse_go("movetime 250 iterations 1000".split())
-Limits(movetime_ms=250, clocks_ms=None, increments_ms=None, iterations=1000, nodes=None, infinite=False)
+>>> parse_go("movetime 250 iterations 1000".split())  # doctest: +NORMALIZE_WHITESPACE
+Limits(movetime_ms=250, clocks_ms=None, increments_ms=None, iterations=1000, nodes=None, infinite=False,
+       searchmoves=None)
 >>> parse_info("info iterations 1200 time 15 value 0.62 pv +b7 D string hello world")
 {'iterations': 1200, 'time': 15, 'value': 0.62, 'pv': ['+b7', 'D'], 'string': 'hello world'}
 """
@@ -97,8 +98,18 @@ def _per_seat(text: str, what: str) -> tuple[int, ...]:
     return tuple(parse_count(part, what) for part in text.split("/"))
 
 
+GO_LIMITS = ("movetime", "clocks", "incs", "iterations", "nodes", "infinite", "searchmoves")
+"""The arguments of `go`."""
+
+
 def parse_go(args: Sequence[str]) -> Limits:
-    """The limits of a `go` command (its arguments after `go`), in any order, each at most once."""
+    """The limits of a `go` command (its arguments after `go`), in any order, each at most once;
+    `searchmoves` takes the decisions up to the next limit's name (like UCI's). Decisions are
+    checked against the position by the caller, which knows it.
+
+    >>> parse_go("searchmoves +b7 -y3 movetime 100".split()).searchmoves
+    ('+b7', '-y3')
+    """
     values: dict[str, Any] = {}
     i = 0
     while i < len(args):
@@ -109,9 +120,17 @@ def parse_go(args: Sequence[str]) -> Limits:
             values["infinite"] = True
             i += 1
             continue
-        if key not in ("movetime", "clocks", "incs", "iterations", "nodes"):
-            raise MessageError(f"go: unknown limit {key!r} (limits: movetime, clocks, incs, iterations, "
-                               "nodes, infinite)")
+        if key == "searchmoves":  # the decisions run to the next limit's name or the end
+            end = i + 1
+            while end < len(args) and args[end] not in GO_LIMITS:
+                end += 1
+            if end == i + 1:
+                raise MessageError("go: searchmoves needs at least one decision")
+            values[key] = tuple(dict.fromkeys(args[i + 1:end]))
+            i = end
+            continue
+        if key not in GO_LIMITS:
+            raise MessageError(f"go: unknown limit {key!r} (limits: {', '.join(GO_LIMITS)})")
         if i + 1 >= len(args):
             raise MessageError(f"go: {key} needs a value")
         value = args[i + 1]
@@ -126,7 +145,8 @@ def parse_go(args: Sequence[str]) -> Limits:
         raise MessageError("go: clocks and incs list different numbers of seats")
     return Limits(movetime_ms=values.get("movetime"), clocks_ms=values.get("clocks"),
                   increments_ms=values.get("incs"), iterations=values.get("iterations"),
-                  nodes=values.get("nodes"), infinite=bool(values.get("infinite", False)))
+                  nodes=values.get("nodes"), infinite=bool(values.get("infinite", False)),
+                  searchmoves=values.get("searchmoves"))
 
 
 def format_go(limits: Limits | None) -> str:
@@ -146,6 +166,8 @@ def format_go(limits: Limits | None) -> str:
         parts += ["nodes", str(int(limits.nodes))]
     if limits.infinite:
         parts.append("infinite")
+    if limits.searchmoves:
+        parts += ["searchmoves", *limits.searchmoves]
     return " ".join(parts)
 
 

@@ -26,7 +26,7 @@ import traceback
 from collections.abc import Callable
 from typing import Any, TextIO
 
-from bots.policy import Limits, Policy
+from bots.policy import Limits, Policy, allowed_decisions
 from engine import View
 from protocol.messages import format_info
 
@@ -92,7 +92,7 @@ class Searcher:
                 raise RuntimeError("a search is already running")
             decision = self._choose(view, limits, None, None)
             if decision is None:
-                decision = view.legal()[0]
+                decision = allowed_decisions(view, limits)[0]
                 self._write("info string policy failed; playing the first legal decision")
             self._write("bestmove " + view.state.decision_to_text(decision))
             return
@@ -161,8 +161,9 @@ class Searcher:
 
     def _choose(self, view: View, limits: Limits, stop: threading.Event | None,
                 info: Callable[[dict[str, Any]], None] | None) -> int | None:
-        """The policy's decision, or None (logged) when it fails or is not legal."""
-        legal = view.legal()
+        """The policy's decision, or None (logged) when it fails or is not legal (or not one of
+        the `go searchmoves` decisions)."""
+        legal = allowed_decisions(view, limits)
         try:
             decision = self.policy.choose(view, limits, stop, info)
         except Exception:
@@ -175,7 +176,8 @@ class Searcher:
             except ValueError:
                 decision = None
         if decision not in legal:
-            self._log.write(f"uei: policy {self.policy.name} chose {decision!r}, not a legal decision\n")
+            what = "one of the searchmoves" if limits.searchmoves else "a legal decision"
+            self._log.write(f"uei: policy {self.policy.name} chose {decision!r}, not {what}\n")
             self._log.flush()
             return None
         return decision
@@ -200,7 +202,7 @@ class Searcher:
             if self._job is job:
                 self._job = None  # idle before the answer goes out: the referee replies at once
             if decision is None:
-                decision = job.view.legal()[0]
+                decision = allowed_decisions(job.view, job.limits)[0]
                 reason = "did not answer in time" if fallback else "failed"
                 self._write(f"info string policy {reason}; playing the first legal decision")
             self._write("bestmove " + job.view.state.decision_to_text(decision))

@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable
 from typing import BinaryIO, TextIO
 
 import engine
-from bots.policy import Limits, Policy
+from bots.policy import Limits, Policy, allowed_decisions
 from engine import State, View
 from engine.errors import ExpeditionsError
 from protocol.messages import (PROTOCOL_VERSION, MessageError, error_line, format_option, parse_count,
@@ -216,6 +216,11 @@ class Server:
         wrong = seat_lists_error(limits, state.num_seats)
         if wrong is not None:
             raise CommandFailed(wrong)
+        if limits.searchmoves:
+            try:
+                allowed_decisions(view, limits)
+            except ValueError as error:
+                raise CommandFailed(f"go {error}") from None
         key = game_key(view)
         if key != self.game:  # a position is complete: a bot restarted mid-game just carries on
             edition, options, players, seat = key

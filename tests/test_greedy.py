@@ -328,3 +328,29 @@ def test_duel_of_equals_is_even_and_playouts_end():
     assert 0.4 < result["score"] < 0.6
     decisions = heuristic_playouts(state, 200, seed=3)
     assert 200 * 44 < decisions < 200 * 300  # rounds end by the draw pile, not by max_turns
+
+
+@pytest.mark.parametrize("edition", list(EDITIONS))
+def test_decide_among_is_the_best_scored_of_the_allowed(edition):
+    """`go searchmoves`: the greedy decision among some legal decisions is a best-scored one of
+    them (by the same scores as the whole list), and among all of them a best-scored one overall."""
+    from bots import board_heuristic
+    from bots.deciders import GreedyDecider
+    scores_of = board_heuristic.decision_scores if edition == "board" else decision_scores
+    rng = random.Random(5)
+    checked = 0
+    for state in states_along_games(edition, games=3, seed=700):
+        scored = dict(scores_of(state))
+        if len(scored) < 3:
+            continue
+        legal = state.legal()
+        for allowed in (rng.sample(legal, 2), rng.sample(legal, len(legal) // 2), legal):
+            best = max(scored[state.decision_to_text(d)] for d in allowed)
+            choice = GreedyDecider(checked).decide_among(state, allowed)
+            assert choice in allowed and scored[state.decision_to_text(choice)] >= best - 1e-9
+        checked += 1
+    assert checked > 50
+    with pytest.raises(ValueError, match="not legal"):
+        GreedyDecider(1).decide_among(engine.new_game(edition, seed=1), [10_000])
+    with pytest.raises(ValueError, match="no decision"):
+        GreedyDecider(1).decide_among(engine.new_game(edition, seed=1), [])

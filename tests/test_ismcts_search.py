@@ -1,6 +1,7 @@
 """The ISMCTS searcher: budgets, stop, memory, determinism, reuse, info and every edition."""
 from __future__ import annotations
 
+import random
 import threading
 import time
 
@@ -8,6 +9,8 @@ import pytest
 from helpers import edition_cases, new_game, random_state
 
 import engine
+from bots import board_heuristic, lc_heuristic
+from bots.deciders import GreedyDecider
 from bots.ismcts import NODE_BYTES, Tree
 from bots.ismcts_policy import IsmctsPolicy
 from bots.policy import Limits
@@ -375,7 +378,7 @@ def test_hash_and_threads_reallocate():
     assert bot.last_search.capacity == 4 * 2**20 // NODE_BYTES
 
 
-@pytest.mark.parametrize("edition", ["classic", "partners", "expedition"])
+@pytest.mark.parametrize("edition", ["classic", "partners", "expedition", "board"])
 @pytest.mark.parametrize("k", [1, 3])
 def test_root_candidates_are_the_heuristics_best(edition, k):
     from bots.heuristics import greedy_decision
@@ -394,6 +397,52 @@ def test_root_candidates_are_the_heuristics_best(edition, k):
         assert sum(v for v, _ in bot.last_search.children.values()) == 400
         checked += 1
     assert checked >= 3
+
+
+@pytest.mark.parametrize("edition", list(engine.EDITIONS))
+@pytest.mark.parametrize("threads", [1, 2])
+def test_searchmoves_restricts_the_root(edition, threads):
+    rng = random.Random(3)
+    checked = 0
+    for seed in range(16):
+        state = random_state(edition, seed, 5 + seed % 3, rounds=1)
+        view = state.view(state.to_move)
+        legal = view.legal()
+        if len(legal) < 4:
+            continue
+        allowed = rng.sample(legal, 3)
+        texts = tuple(view.state.decision_to_text(d) for d in allowed)
+        bot = IsmctsPolicy(seed=1, Threads=threads)
+        decision = bot.choose(view, Limits(iterations=600, searchmoves=texts))
+        assert decision in allowed and set(bot.last_search.children) == set(allowed)
+        assert sum(v for v, _ in bot.last_search.children.values()) == 600
+        # the heuristic's best of them alone, with RootCandidates=1; it is what greedy picks among them
+        bot = IsmctsPolicy(seed=1, RootCandidates=1, Threads=threads)
+        decision = bot.choose(view, Limits(iterations=100, searchmoves=texts))
+        assert set(bot.last_search.children) == {decision}
+        assert decision == GreedyDecider(0).decide_among(view.state, allowed) or _tied(view.state, decision, allowed)
+        checked += 1
+    assert checked >= 4
+
+
+def _tied(state, decision, allowed) -> bool:
+    """Whether `decision` ties for the heuristic's best score among `allowed` (ties go either way)."""
+    scores = dict((board_heuristic if state.edition == "board" else lc_heuristic).decision_scores(state))
+    best = max(scores[state.decision_to_text(d)] for d in allowed)
+    return scores[state.decision_to_text(decision)] >= best - 1e-9
+
+
+def test_searchmoves_with_one_decision_or_an_illegal_one():
+    view = _view(steps=4)
+    only = view.state.decision_to_text(view.legal()[-1])
+    bot = IsmctsPolicy(seed=1)
+    assert bot.choose(view, Limits(iterations=500, searchmoves=(only,))) == view.legal()[-1]
+    assert bot.last_search.iterations == 0  # answered at once
+    with pytest.raises(ValueError, match="not a legal decision"):
+        bot.choose(view, Limits(iterations=500, searchmoves=("zz",)))
+    tree = Tree(10_000)
+    with pytest.raises(ValueError, match="none of these decisions"):
+        tree.begin(view.state, view.seat, 1, only=[10_000])
 
 
 def test_root_candidates_default_by_edition():

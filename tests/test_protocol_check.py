@@ -54,6 +54,7 @@ def test_a_bot_written_from_the_spec_passes() -> None:
     ("hang.py", "classic: positions", "no bestmove within"),
     ("garbage.py", "classic: positions", "not a UEI line: 'Thinking really hard about this one...'"),
     ("illegal.py", "classic: positions", "illegal decision"),
+    ("deaf.py", "go searchmoves", "answered"),
 ])
 def test_broken_bots_fail_with_a_clear_reason(bot: str, failing: str, reason: str) -> None:
     done = check(sys.executable, str(BOTS / bot),

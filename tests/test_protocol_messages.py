@@ -21,7 +21,10 @@ def limits(draw) -> Limits:
     incs = draw(st.none() | st.tuples(*[counts] * seats)) if clocks else None
     return Limits(movetime_ms=draw(st.none() | counts), clocks_ms=clocks, increments_ms=incs,
                   iterations=draw(st.none() | positive), nodes=draw(st.none() | positive),
-                  infinite=draw(st.booleans()))
+                  infinite=draw(st.booleans()), searchmoves=draw(st.none() | decisions))
+
+
+decisions = st.lists(st.sampled_from(["+b7", "-y3", "D", "Pr", "+wW", "x2"]), min_size=1, unique=True).map(tuple)
 
 
 @given(limits())
@@ -34,6 +37,8 @@ def test_go_round_trip(lim: Limits) -> None:
 def test_go_limits_in_any_order() -> None:
     assert parse_go("infinite nodes 5 movetime 3".split()) == Limits(movetime_ms=3, nodes=5, infinite=True)
     assert parse_go([]) == Limits()
+    assert parse_go("searchmoves D +b7 D iterations 9".split()) == Limits(iterations=9, searchmoves=("D", "+b7"))
+    assert parse_go("movetime 5 searchmoves -y3".split()) == Limits(movetime_ms=5, searchmoves=("-y3",))
 
 
 @pytest.mark.parametrize("args, reason", [
@@ -48,6 +53,9 @@ def test_go_limits_in_any_order() -> None:
     ("clocks 1/2 incs 1", "different numbers of seats"),
     ("clocks 1//2", "non-negative integer"),
     ("nodes 99999999999999999999", "out of range"),
+    ("searchmoves", "at least one decision"),
+    ("searchmoves movetime 5", "at least one decision"),
+    ("searchmoves D searchmoves +b7", "twice"),
 ])
 def test_bad_go(args: str, reason: str) -> None:
     with pytest.raises(MessageError, match=reason):

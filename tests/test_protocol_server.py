@@ -325,6 +325,57 @@ def test_a_failing_policy_still_answers_legally(policy: Policy, out: Recorder) -
     assert any("policy failed" in line for line in out.lines)
 
 
+@pytest.mark.parametrize("name", ["random", "greedy", "ismcts"])
+@pytest.mark.parametrize("edition", list(engine.EDITIONS))
+def test_go_searchmoves_chooses_among_them(name: str, edition: str, out: Recorder) -> None:
+    s = serve(make_policy(name), out)
+    for seed in range(4):
+        state = state_after(edition, 7 + seed, seed)
+        legal = state.legal_text()
+        if len(legal) < 3:
+            continue
+        s.handle("position " + state.view_text(state.to_move))
+        for chosen in (legal[-2:], legal[1:2]):  # two decisions, and one: answered without a search
+            s.handle(f"go iterations 300 searchmoves {' '.join(chosen)}")
+            answer = out.wait_for("bestmove", 10.0).split()[1]
+            assert answer in chosen, (chosen, out.lines)
+            assert not any("error" in line for line in out.take())
+
+
+def test_go_searchmoves_refuses_an_illegal_decision(out: Recorder) -> None:
+    s = serve(make_policy("greedy"), out)
+    state = state_after("classic", 6)
+    legal = state.legal_text()
+    s.handle("position " + state.view_text(state.to_move))
+    s.handle("d")
+    before = out.take()
+    illegal = next(text for text in ("+b2", "+y3", "-g4", "+r5", "-wW") if text not in legal)
+    for line, reason in ((f"go searchmoves {legal[0]} {illegal}", f"'{illegal}' is not a legal decision"),
+                         ("go searchmoves zz9", "'zz9' is not a legal decision"),
+                         ("go searchmoves", "needs at least one decision")):
+        s.handle(line)
+        lines = out.take()
+        assert len(lines) == 1 and lines[0].startswith("info string error go") and reason in lines[0], (line, lines)
+    s.handle("d")
+    assert out.take() == before
+    s.handle(f"go searchmoves {legal[-1]}")
+    assert out.take() == [f"bestmove {legal[-1]}"]
+
+
+def test_a_policy_that_ignores_searchmoves_is_held_to_them(out: Recorder) -> None:
+    """The server library keeps the protocol's promise for a policy that does not read
+    `limits.searchmoves`: an answer outside them becomes the first of them (logged)."""
+    s = serve(Searching(answer=None), out, log=open("/dev/null", "w"))
+    state = state_after("classic", 4)
+    legal = state.legal_text()
+    assert len(legal) >= 3
+    s.handle("position " + state.view_text(state.to_move))
+    s.handle(f"go movetime 20 searchmoves {legal[-1]} {legal[-2]}")  # Searching answers legal[0]
+    line = out.wait_for("bestmove", 2.0)
+    assert line == f"bestmove {legal[-2]}"  # the first of them in the order of the legal decisions
+    assert any("policy failed" in line for line in out.lines)
+
+
 def test_gameover_and_quit(out: Recorder) -> None:
     p = Searching()
     s = serve(p, out)
