@@ -1,0 +1,99 @@
+"""`expeditions analyse`: a bot's best lines for one position, asked over the protocol with the
+mover's view only."""
+from __future__ import annotations
+
+import shlex
+import sys
+from pathlib import Path
+
+import pytest
+
+import engine
+from arena.config import TimeControl, TournamentConfig, builtin_bot
+from arena.store import Store
+from arena.tournament import Tournament
+from arena.runner import LocalRunner
+from expeditions.cli import main
+
+BOTS = Path(__file__).parent / "bots"
+
+
+def mid_game(seed: int = 7, steps: int = 6) -> engine.State:
+    state = engine.new_game("classic", seed=seed)
+    for _ in range(steps):
+        state.apply(state.legal()[0])
+    return state
+
+
+def table(out: str) -> list[list[str]]:
+    """The rows of the printed lines table: rank, decision, visits, value, line…"""
+    lines = out.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith(" #  decision"))
+    return [line.split() for line in lines[start + 1:] if not line.startswith("bestmove")]
+
+
+def test_the_lines_of_a_full_position(capsys):
+    state = mid_game()
+    assert main(["analyse", "--position", state.to_text(), "--iterations", "3000", "--multipv", "3",
+                 "--bot", "name=s", f"cmd={shlex.join([sys.executable, '-m', 'expeditions', 'bot', 'ismcts'])}",
+                 "option.Seed=4"]) == 0
+    out = capsys.readouterr().out
+    rows = table(out)
+    assert [row[0] for row in rows] == ["1", "2", "3"]
+    assert len({row[1] for row in rows}) == 3 and all(row[1] in state.legal_text() for row in rows)
+    assert int(rows[0][2]) >= int(rows[1][2]) >= int(rows[2][2])
+    assert out.splitlines()[-1].startswith(f"bestmove {rows[0][1]} ")
+    assert f"legal: {' '.join(state.legal_text())}" in out
+    assert "?? ?? ??" in out  # the picture hides the opponent's hand
+
+
+def test_searchmoves_and_a_bot_without_multipv(capsys):
+    state = mid_game()
+    chosen = state.legal_text()[-2:]
+    assert main(["analyse", "--position", state.to_text(), "--bot", "greedy", "--brief",
+                 f"--searchmoves={','.join(chosen)}"]) == 0
+    out = capsys.readouterr().out
+    assert "greedy has no MultiPV option" in out and "reported no lines" in out
+    assert out.splitlines()[-1].split()[1] in chosen
+
+
+def test_a_recorded_game_is_analysed_from_the_movers_view_only(tmp_path, capsys):
+    db = tmp_path / "t.sqlite"
+    config = TournamentConfig("classic", [builtin_bot("greedy"), builtin_bot("random")], options={"rounds": 1},
+                              deals=1, seed=5, concurrency=1, time=TimeControl(movetime_ms=50))
+    runner = LocalRunner(config.bots, config.limits, config.concurrency)
+    try:
+        Tournament(config, Store(db)).run(runner)
+    finally:
+        runner.close()
+    game = Store(db).games(1, with_decisions=True)[0]
+    state = engine.parse_position(game.initial_position)
+    for record in game.decisions[:21]:
+        state.apply(record.decision.split(":", 1)[0])
+    # A bot that writes every line it reads to a file: what reaches it is the mover's view, never more.
+    heard = tmp_path / "heard.txt"
+    spy = tmp_path / "spy.py"
+    spy.write_text(f"import io, sys\nsys.path.insert(0, {str(BOTS)!r})\n"
+                   f"log = open({str(heard)!r}, 'w')\n"
+                   "class Tee(io.TextIOBase):\n"
+                   "    def __iter__(self):\n"
+                   "        for line in sys.__stdin__:\n"
+                   "            log.write(line); log.flush(); yield line\n"
+                   "sys.stdin = Tee()\nimport minimal\nminimal.serve('spy')\n")
+    assert main(["analyse", "--db", str(db), "--game", str(game.id), "--ply", "21", "--brief",
+                 "--bot", f"cmd={shlex.join([sys.executable, str(spy)])}"]) == 0
+    positions = [line for line in heard.read_text().splitlines() if line.startswith("position")]
+    assert positions == [f"position {state.view_text(state.to_move)}"]
+    assert capsys.readouterr().out.splitlines()[-1].split()[1] in state.legal_text()
+
+
+@pytest.mark.parametrize("argv, reason", [
+    (["--position", mid_game().to_text(), "--searchmoves=zz"], "--searchmoves: 'zz' is not a legal decision"),
+    (["--view", mid_game().view_text(0)], "--view: seat 0 is not to move (seat 1 is)"),
+    (["--view", "classic nonsense"], "--view: view field 2"),
+    (["--game", "1", "--db", "/nonexistent.sqlite"], "no database /nonexistent.sqlite"),
+    (["--position", mid_game().to_text(), "--multipv", "0"], "--multipv and --iterations must be at least 1"),
+])
+def test_bad_arguments_get_one_clear_error(argv, reason, capsys):
+    assert main(["analyse", *argv]) == 2
+    assert reason in capsys.readouterr().err
