@@ -27,7 +27,7 @@ from typing import Any
 
 from bots.inference import DEFAULT_NOISE, DEFAULT_TEMPERATURE, card_inference
 from bots.ismcts import NODE_BYTES, Tree, monotonic_ns
-from bots.policy import InfoCallback, Limits, Policy, PolicyOption, allowed_decisions
+from bots.policy import InfoCallback, Limits, Policy, PolicyOption, allowed_decisions, decision_budget_ms
 from engine import View
 
 SLICE_MS = 50
@@ -281,7 +281,7 @@ class IsmctsPolicy(Policy):
     def _budget(self, view: View, limits: Limits, started: int) -> tuple[int | None, int | None, int]:
         """(iterations, nodes, deadline in monotonic ns or 0) for this decision."""
         iterations, nodes = limits.iterations, limits.nodes
-        time_ms = None if limits.infinite else limits.time_budget_ms(view.seat)
+        time_ms = None if limits.infinite else decision_budget_ms(view, limits)
         if not limits.infinite and iterations is None and nodes is None and time_ms is None:
             iterations = self.settings["Iterations"]
         deadline = 0

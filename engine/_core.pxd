@@ -71,6 +71,14 @@ cdef inline double rng_unit(Rng* r) noexcept nogil:
     return <double>(rng_next(r) >> 11) * (1.0 / 9007199254740992.0)
 
 
+cdef inline int seat_turns(int n, int first, int seat, int nseats) noexcept nogil:
+    """How many of n turns are seat's, seat `first` taking the first and the seats in order."""
+    cdef int off = seat - first
+    if off < 0:
+        off += nseats
+    return n // nseats + (1 if off < n % nseats else 0)
+
+
 # Upper bounds shared by all editions, so callers can size buffers once.
 cdef enum:
     MAX_SEATS = 4

@@ -248,6 +248,11 @@ cdef class State:
         """A text picture of the table (hands `seat` cannot see hidden, when given)."""
         raise NotImplementedError
 
+    def turns_left(self, int seat) -> int:
+        """Turns `seat` still has in the match if every turn draws from the draw pile (an estimate
+        for sharing a clock; edition-specific)."""
+        raise NotImplementedError
+
     def revealed_text(self, int revealed) -> str:
         """Text of what a decision revealed to its mover alone (edition-specific)."""
         raise NotImplementedError

@@ -28,7 +28,7 @@ from libc.string cimport memset, memcpy
 from libc.stdint cimport uint8_t, uint16_t, int32_t, uint64_t
 
 from engine._core cimport (GameOps, Rng, State, rng_next, rng_below, exp_popcount, exp_ctz,
-                           exp_select, rank_returns, MAX_SEATS)
+                           exp_select, rank_returns, seat_turns, MAX_SEATS)
 
 from engine.errors import NotationError
 from engine.options import OptionSpec, resolve_options
@@ -1002,6 +1002,31 @@ cdef class BoardState(State):
     def turn(self) -> int:
         """Turns completed in the current expedition."""
         return _bs(self).turn
+
+    def turns_left(self, int seat) -> int:
+        """Turns with a play that `seat` still has in the game if every turn draws from the draw
+        pile: the rest of this expedition and each later one (an expedition lasts longer when
+        seats draw from the discard piles, and ends sooner when the pieces across the bridges
+        end it; a later expedition counts its turns up to the next seat's, its starter not being
+        known yet). What a clock is shared over; 0 once the game is over.
+
+        >>> import engine
+        >>> s = engine.new_game("board", seed=2, players=3, rounds=1)
+        >>> [s.turns_left(seat) for seat in range(3)]
+        [29, 29, 28]
+        """
+        self._check_seat(seat)
+        cdef BoardStruct* s = _bs(self)
+        cdef int n, left, first, dealt
+        if s.phase == PH_OVER:
+            return 0
+        n, left, first = s.deck_n, s.max_turns - s.turn, s.to_move
+        if s.phase != PH_PLAY:  # this turn's play is made: the turns after it
+            n, left, first = n - 1, left - 1, (s.to_move + 1) % s.nseats
+        dealt = NCARDS - HAND_SIZE * s.nseats - (REMOVED_2P if s.nseats == 2 else 0)
+        dealt = min(dealt, s.max_turns)
+        return (seat_turns(max(0, min(n, left)), first, seat, s.nseats)
+                + (s.rounds - 1 - s.round) * ((dealt + s.nseats - 1) // s.nseats))
 
     @property
     def crossed(self) -> int:

@@ -16,7 +16,7 @@ from libc.string cimport memset, memcpy, memcmp
 from libc.stdint cimport uint8_t, uint16_t, int16_t, int32_t, uint64_t
 
 from engine._core cimport (GameOps, Rng, State, rng_next, rng_below, exp_popcount, exp_ctz,
-                           exp_select, rank_returns, MAX_SEATS, MAX_LEGAL)
+                           exp_select, rank_returns, seat_turns, MAX_SEATS, MAX_LEGAL)
 
 from engine.errors import NotationError, OptionError
 from engine.textfields import FieldReader, integer as _integer, split as _listed
@@ -987,6 +987,32 @@ cdef class CardState(State):
     def turn(self) -> int:
         """Turns completed in the current round."""
         return _lc(self).turn
+
+    def turns_left(self, int seat) -> int:
+        """Turns with a play that `seat` still has in the match if every turn draws from the draw
+        pile: the rest of this round and each later one (a round lasts longer when seats draw from
+        the discard piles or pass; a later round counts its turns up to the next seat's, its starter
+        not being known yet). What a clock is shared over; 0 once the match is over.
+
+        >>> import engine
+        >>> s = engine.new_game("classic", seed=1, rounds=2)
+        >>> s.turns_left(0), s.turns_left(1)
+        (44, 44)
+        >>> s.apply("+b7"); s.turns_left(0), s.turns_left(1)  # seat 0's turn has had its play
+        (43, 44)
+        """
+        self._check_seat(seat)
+        cdef LCState* s = _lc(self)
+        cdef const LCConfig* c = cfg_of(s)
+        cdef int n, left, first, dealt
+        if s.phase == PH_OVER:
+            return 0
+        n, left, first = s.deck_n, s.max_turns - s.turn, s.to_move
+        if s.phase != PH_PLAY:  # this turn's play is made: the turns after it
+            n, left, first = n - 1, left - 1, (s.to_move + 1) % s.nseats
+        dealt = min(c.deck_size - s.nseats * c.hand_size, s.max_turns)
+        return (seat_turns(max(0, min(n, left)), first, seat, s.nseats)
+                + (s.rounds - 1 - s.round) * ((dealt + s.nseats - 1) // s.nseats))
 
     @property
     def options(self) -> dict:

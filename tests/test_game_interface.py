@@ -152,3 +152,37 @@ def test_pictures_and_referee_records(edition):
                 break
         # a referee's record replays: its text before ':' is the decision
         assert all(":" not in h or h.split(":", 1)[0] for h in state.history())
+
+
+def test_turns_left_is_exact_when_every_turn_draws_from_the_draw_pile(edition):
+    """`turns_left` (what a clock is shared over) counts each seat's plays to the end of the match
+    when every turn draws from the draw pile — exactly in a card edition's round, as an upper bound
+    in `board`, whose expeditions may end early, and in later rounds, whose starter is not known
+    yet — never grows then, and is 0 once the game is over.
+    (A draw from a discard pile, or a pass in `partners`, makes a round longer than it said.)"""
+    for seed in range(6):
+        rounds = 1 + seed % 2
+        state = new_game(edition, seed, rounds=rounds)
+        rng = random.Random(seed)
+        seats = range(state.num_seats)
+        before = [state.turns_left(seat) for seat in seats]
+        plays = [0] * state.num_seats
+        while not state.is_terminal():
+            if state.phase == "play":
+                plays[state.to_move] += 1
+            legal = state.legal_text()
+            plain = [d for d in legal if not d.startswith(("D", ">"))]  # no pile draws, no passes (partners)
+            state.apply("D" if "D" in legal else rng.choice(plain or legal))
+            after = [state.turns_left(seat) for seat in seats]
+            assert all(a <= b for a, b in zip(after, before))
+            before = after
+        assert before == [0] * state.num_seats
+        start = [new_game(edition, seed, rounds=rounds).turns_left(seat) for seat in seats]
+        if str(edition).startswith("board"):
+            assert all(p <= s for p, s in zip(plays, start)) and sum(plays) > 0
+        elif rounds == 1:
+            assert plays == start
+        else:  # who starts a later round is not known yet: its turns are counted up to the next seat's
+            assert all(0 <= s - p <= 1 for p, s in zip(plays, start)), (plays, start)
+    with pytest.raises(ValueError):
+        state.turns_left(state.num_seats)

@@ -13,7 +13,7 @@ from bots import board_heuristic, lc_heuristic
 from bots.deciders import GreedyDecider
 from bots.ismcts import NODE_BYTES, Tree
 from bots.ismcts_policy import IsmctsPolicy
-from bots.policy import Limits
+from bots.policy import Limits, decision_budget_ms
 
 
 def _view(edition: str = "classic", seed: int = 4, steps: int = 6, **options) -> engine.View:
@@ -88,8 +88,30 @@ def test_movetime_is_respected():
 def test_clock_share_is_a_budget():
     bot = IsmctsPolicy(seed=1, EarlyStop="never")
     started = time.perf_counter()
-    bot.choose(_view(), Limits(clocks_ms=(2000, 2000)))  # 1/20 of the clock: 100 ms
+    bot.choose(_view(), Limits(clocks_ms=(2000, 2000)))  # its share of ~40 decisions left: 50 ms
     assert time.perf_counter() - started < 0.25
+
+
+def test_a_clock_is_shared_over_the_decisions_left_in_the_match():
+    """The whole match's decisions share the clock (the first third of a match used to take three
+    quarters of it, at a twentieth of what was left per decision)."""
+    first = engine.new_game("classic", seed=2, rounds=3)
+    clock = Limits(clocks_ms=(132_000, 132_000))
+    assert decision_budget_ms(first.view(0), clock) == 132_000 // (66 * 2)
+    late = engine.new_game("classic", seed=2, rounds=1)
+    while late.turns_left(late.to_move) > 5:  # plays, and draws from the draw pile
+        late.apply("D" if late.phase == "draw" else late.legal()[0])
+    assert decision_budget_ms(late.view(late.to_move), clock) == 132_000 // (2 * 5)
+    with_inc = Limits(clocks_ms=(132_000, 132_000), increments_ms=(400, 400))
+    assert decision_budget_ms(first.view(0), with_inc) == 1000 + 300
+    while late.phase != "draw" or late.turns_left(late.to_move) > 0:
+        late.apply("D" if late.phase == "draw" else late.legal()[0])
+    assert decision_budget_ms(late.view(late.to_move), clock) == 66_000  # the last draw: half the clock at most
+
+    class Unknown:  # an edition that cannot count its turns: a twentieth of the clock
+        seat = 0
+        state = type("S", (), {"turns_left": lambda self, seat: (_ for _ in ()).throw(NotImplementedError)})()
+    assert decision_budget_ms(Unknown(), clock) == 132_000 // 20
 
 
 @pytest.mark.parametrize("threads", [1, 2])
