@@ -26,7 +26,7 @@ import traceback
 from collections.abc import Callable
 from typing import Any, TextIO
 
-from bots.policy import Limits, Policy, allowed_decisions
+from bots.policy import Limits, Policy, allowed_decisions, decision_budget_ms
 from engine import View
 from protocol.messages import format_info
 
@@ -98,7 +98,7 @@ class Searcher:
             return
         job = _Job(view, limits)
         if not limits.infinite:
-            budget = limits.time_budget_ms(view.seat)
+            budget = decision_budget_ms(view, limits)
             if budget is not None:
                 job.soft_deadline = job.started + budget / 1000.0
                 if limits.movetime_ms is not None:
