@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import random
 import threading
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any

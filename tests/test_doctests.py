@@ -12,7 +12,8 @@ MODULES = [
     "engine.lostcities", "engine.board", "engine.textfields", "engine.benchmark",
     "engine.reference", "engine.reference.board", "bots.policy", "bots.random", "bots.registry", "bots.match", "bots.params",
     "bots.duplicate_results", "bots.duplicate", "bots.decision_values", "bots.search_traces", "bots.trace_research",
-    "expeditions.provenance",
+    "bots.deciders", "bots.heuristics", "bots.lc_heuristic", "bots.greedy",
+    "expeditions.provenance", "expeditions.commands.common", "expeditions.commands.analyse",
 ]
 README = Path(__file__).resolve().parent.parent / "README.md"
 

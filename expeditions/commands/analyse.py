@@ -16,6 +16,7 @@ from pathlib import Path
 import engine
 from bots.policy import Limits, allowed_decisions
 from expeditions.commands import CommandError
+from expeditions.commands.common import bot_argument
 from protocol.messages import Info
 
 DEFAULT_MOVETIME_MS = 1000
@@ -46,7 +47,6 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from expeditions.commands.arena import _parse_bot  # the arena's --bot syntax, one bot
     from protocol.client import Engine
     from protocol.errors import SearchRejectedError
 
@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
         allowed_decisions(view, limits)
     except ValueError as err:
         raise CommandError(f"--{err}") from None
-    spec = _parse_bot(args.bot)
+    spec = bot_argument(args.bot)
     state = view.state
     with Engine.start(spec.command, options=spec.options) as bot:
         if "multipv" in {name.lower() for name in bot.options}:

@@ -6,7 +6,7 @@ import signal
 import sys
 from pathlib import Path
 
-from arena.config import BotSpec, ResourceLimits, TimeControl, TournamentConfig, builtin_bot, usable_cpus
+from arena.config import ResourceLimits, TimeControl, TournamentConfig, builtin_bot, usable_cpus
 from arena.report import LiveReporter, PlainReporter, plot_ratings, standings_text
 from arena.sprt import parse_sprt
 from arena.standings import standings
@@ -14,7 +14,7 @@ from arena.store import Store
 from arena.tournament import Tournament
 from bots.registry import POLICIES
 from expeditions.commands import CommandError
-from expeditions.commands.common import master_seed, seed_argument
+from expeditions.commands.common import bot_argument, master_seed, seed_argument
 
 DEFAULT_BOTS = ("ismcts", "greedy", "random")
 """The embedded default field (those of them that are built in)."""
@@ -73,7 +73,7 @@ def build_config(args: argparse.Namespace) -> TournamentConfig:
         config = TournamentConfig.from_toml(args.file) if args.file else None
     except (OSError, ValueError) as err:
         raise CommandError(str(err)) from None
-    bots = [_parse_bot(tokens) for tokens in args.bot]
+    bots = [bot_argument(tokens) for tokens in args.bot]
     if config is None:
         config = TournamentConfig(edition=args.edition or "classic",
                                   bots=bots or [builtin_bot(n) for n in DEFAULT_BOTS if n in POLICIES],
@@ -119,15 +119,6 @@ def _toml_keys(path: str) -> set[str]:
     import tomllib
     with open(path, "rb") as f:
         return set(tomllib.load(f))
-
-
-def _parse_bot(tokens: list[str]) -> BotSpec:
-    if len(tokens) == 1 and "=" not in tokens[0] and tokens[0] in POLICIES:
-        return builtin_bot(tokens[0])  # a built-in bot by name
-    try:
-        return BotSpec.parse(tokens)
-    except ValueError as err:
-        raise CommandError(str(err)) from None
 
 
 def _require(module: str, extra: str) -> None:

@@ -1,11 +1,15 @@
-"""Arguments shared by several subcommands: edition, rule options, seeds."""
+"""Arguments shared by several subcommands: edition, rule options, seeds, external bots."""
 from __future__ import annotations
 
 import argparse
 import secrets
+from typing import TYPE_CHECKING
 
 import engine
 from engine.options import parse_option_tokens
+
+if TYPE_CHECKING:
+    from arena.config import BotSpec
 
 
 def add_edition_arguments(parser: argparse.ArgumentParser, default: str = "classic") -> None:
@@ -23,6 +27,24 @@ def edition_options(args: argparse.Namespace) -> tuple[engine.Edition, dict[str,
     edition.resolve_options(options)
     edition.check_players(args.players)
     return edition, options
+
+
+def bot_argument(tokens: list[str]) -> BotSpec:
+    """A `--bot` argument: a built-in bot's name, or `name=… cmd="…" option.NAME=…` tokens.
+
+    >>> bot_argument(["greedy"]).command[-2:], bot_argument(["cmd=./mybot -q", "option.Hash=16"]).options
+    (['bot', 'greedy'], {'Hash': '16'})
+    """
+    from arena.config import BotSpec, builtin_bot
+    from bots.registry import POLICIES
+    from expeditions.commands import CommandError
+
+    if len(tokens) == 1 and "=" not in tokens[0] and tokens[0] in POLICIES:
+        return builtin_bot(tokens[0])
+    try:
+        return BotSpec.parse(tokens)
+    except ValueError as err:
+        raise CommandError(str(err)) from None
 
 
 def seed_argument(value: str) -> int:
