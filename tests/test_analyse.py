@@ -10,6 +10,7 @@ import pytest
 
 import engine
 from arena.config import TimeControl, TournamentConfig, builtin_bot
+from arena.record import GameRecord
 from arena.store import Store
 from arena.tournament import Tournament
 from arena.runner import LocalRunner
@@ -57,8 +58,10 @@ def test_searchmoves_and_a_bot_without_multipv(capsys):
     assert out.splitlines()[-1].split()[1] in chosen
 
 
-def test_a_recorded_game_is_analysed_from_the_movers_view_only(tmp_path, capsys):
-    db = tmp_path / "t.sqlite"
+@pytest.fixture(scope="module")
+def recorded(tmp_path_factory) -> tuple[Path, GameRecord]:
+    """A database with one tournament of greedy against random, and its first game."""
+    db = tmp_path_factory.mktemp("analyse") / "t.sqlite"
     config = TournamentConfig("classic", [builtin_bot("greedy"), builtin_bot("random")], options={"rounds": 1},
                               deals=1, seed=5, concurrency=1, time=TimeControl(movetime_ms=50))
     runner = LocalRunner(config.bots, config.limits, config.concurrency)
@@ -66,7 +69,11 @@ def test_a_recorded_game_is_analysed_from_the_movers_view_only(tmp_path, capsys)
         Tournament(config, Store(db)).run(runner)
     finally:
         runner.close()
-    game = Store(db).games(1, with_decisions=True)[0]
+    return db, Store(db).games(1, with_decisions=True)[0]
+
+
+def test_a_recorded_game_is_analysed_from_the_movers_view_only(recorded, tmp_path, capsys):
+    db, game = recorded
     state = engine.parse_position(game.initial_position)
     for record in game.decisions[:21]:
         state.apply(record.decision.split(":", 1)[0])
@@ -87,12 +94,38 @@ def test_a_recorded_game_is_analysed_from_the_movers_view_only(tmp_path, capsys)
     assert capsys.readouterr().out.splitlines()[-1].split()[1] in state.legal_text()
 
 
+def test_review_puts_every_decision_with_a_choice_to_the_bot(recorded, capsys):
+    db, game = recorded
+    seat = game.seat_bots.index("random")
+    assert main(["analyse", "--db", str(db), "--game", str(game.id), "--review", "--seat", str(seat),
+                 "--iterations", "400"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    rows = [line.split() for line in out[2:-1]]
+    state = engine.parse_position(game.initial_position)
+    expected = []
+    for ply, record in enumerate(game.decisions):
+        if record.seat == seat and len(state.legal()) > 1:
+            expected.append((ply, record.decision.split(":")[0], state.legal_text()))
+        state.apply(record.decision.split(":")[0])
+    assert [(int(row[0]), row[2]) for row in rows] == [(ply, played) for ply, played, _ in expected]
+    for row, (_, played, legal) in zip(rows, expected):
+        assert int(row[1]) == seat and row[3] in legal
+        values = row[-3:]
+        assert all(v != "-" for v in values)  # the searcher reports every decision (MultiPV 256)
+        assert float(values[2]) == pytest.approx(max(0.0, float(values[1]) - float(values[0])), abs=2e-4)
+        assert (row[3] == played) == (row[4] != "*")
+    same = sum(row[3] == row[2] for row in rows)
+    assert out[-1].startswith(f"seat {seat}: {len(rows)} decisions, {same} the bot's choice")
+
+
 @pytest.mark.parametrize("argv, reason", [
     (["--position", mid_game().to_text(), "--searchmoves=zz"], "--searchmoves: 'zz' is not a legal decision"),
     (["--view", mid_game().view_text(0)], "--view: seat 0 is not to move (seat 1 is)"),
     (["--view", "classic nonsense"], "--view: view field 2"),
     (["--game", "1", "--db", "/nonexistent.sqlite"], "no database /nonexistent.sqlite"),
-    (["--position", mid_game().to_text(), "--multipv", "0"], "--multipv and --iterations must be at least 1"),
+    (["--position", mid_game().to_text(), "--multipv", "0"], "--multipv must be at least 1"),
+    (["--position", mid_game().to_text(), "--iterations", "0"], "--iterations must be at least 1"),
+    (["--position", mid_game().to_text(), "--review"], "--review needs --game"),
 ])
 def test_bad_arguments_get_one_clear_error(argv, reason, capsys):
     assert main(["analyse", *argv]) == 2

@@ -3,14 +3,17 @@
 A small GUI at the terminal: the bot (built-in or any UEI program) gets the view of the seat to
 move — never more — searches with `MultiPV`, and its last report of each line is printed as a
 table, best first. The position comes as a view, a full position (the mover's view is sent), or a
-decision of a recorded game.
+decision of a recorded game. With `--review`, every decision of a recorded game (of `--seat`) is
+put to the bot: its choice, and the value it gives the decision played next to its own.
 
     expeditions analyse --game 12 --ply 40 --movetime 2000 --multipv 4
     expeditions analyse --view "classic rounds=3 … history=-" --bot name=mine cmd="./mybot"
+    expeditions analyse --game 12 --review --seat 1 --iterations 20000
 """
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace
 from pathlib import Path
 
 import engine
@@ -43,6 +46,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--searchmoves", metavar="D1,D2,…",
                    help="consider only these decisions, comma-separated; write --searchmoves=… (discards start with -)")
     p.add_argument("--brief", action="store_true", help="no picture of the table")
+    p.add_argument("--review", action="store_true",
+                   help="with --game: every decision with a choice, the bot's choice and values (not --ply)")
+    p.add_argument("--seat", type=int, action="append", help="with --review: only this seat's decisions (repeatable)")
     p.set_defaults(run=run)
 
 
@@ -50,14 +56,13 @@ def run(args: argparse.Namespace) -> int:
     from protocol.client import Engine
     from protocol.errors import SearchRejectedError
 
+    if args.review:
+        return _review(args)
     view = _view_to_analyse(args)
-    if args.multipv < 1 or (args.movetime is not None and args.movetime < 0) or (
-            args.iterations is not None and args.iterations < 1):
-        raise CommandError("--multipv and --iterations must be at least 1, --movetime at least 0")
-    limits = Limits(movetime_ms=args.movetime if args.iterations is None else None, iterations=args.iterations,
-                    searchmoves=tuple(d for d in args.searchmoves.split(",") if d) if args.searchmoves else None)
-    if limits.movetime_ms is None and limits.iterations is None:
-        limits = Limits(movetime_ms=DEFAULT_MOVETIME_MS, searchmoves=limits.searchmoves)
+    if args.multipv < 1:
+        raise CommandError("--multipv must be at least 1")
+    limits = replace(_budget(args), searchmoves=tuple(d for d in args.searchmoves.split(",") if d)
+                     if args.searchmoves else None)
     try:
         allowed_decisions(view, limits)
     except ValueError as err:
@@ -103,6 +108,40 @@ def format_lines(lines: list[Info]) -> list[str]:
     return out
 
 
+def _budget(args: argparse.Namespace) -> Limits:
+    if (args.movetime is not None and args.movetime < 0) or (args.iterations is not None and args.iterations < 1):
+        raise CommandError("--iterations must be at least 1, --movetime at least 0")
+    if args.iterations is not None:
+        return Limits(iterations=args.iterations)
+    return Limits(movetime_ms=DEFAULT_MOVETIME_MS if args.movetime is None else args.movetime)
+
+
+def _review(args: argparse.Namespace) -> int:
+    """--review: the bot's view of every decision of a recorded game."""
+    from arena.review import review_game, review_summary
+    from protocol.client import Engine
+
+    if args.game is None:
+        raise CommandError("--review needs --game")
+    game = _game(args)
+    limits = _budget(args)
+    rows = []
+    spec = bot_argument(args.bot)
+    with Engine.start(spec.command, options=spec.options) as bot:
+        print(f"review: game {game.id} ({game.edition}; seats: {', '.join(game.seat_bots)}) by {bot.name}")
+        print("  ply  seat  played  bot's   value played  value bot's    loss")
+        for row in review_game(game, bot, limits, args.seat):
+            rows.append(row)
+            values = [f"{v:.4f}" if v is not None else "-" for v in (row.played_value, row.best_value)]
+            loss = f"{row.loss:.4f}" if row.loss is not None else "-"
+            mark = " " if row.played == row.best else "*"
+            print(f"{row.ply:>5} {row.seat:>5}  {row.played:<7} {row.best:<7}{mark} {values[0]:>11} "
+                  f"{values[1]:>12} {loss:>8}", flush=True)
+    for line in review_summary(rows) if rows else ["no decision with a choice to review"]:
+        print(line)
+    return 0
+
+
 def _view_to_analyse(args: argparse.Namespace) -> engine.View:
     """The view of the seat to move, from --view, --position or --game/--ply."""
     try:
@@ -120,16 +159,21 @@ def _view_to_analyse(args: argparse.Namespace) -> engine.View:
     return state.view(state.to_move)
 
 
-def _game_state(args: argparse.Namespace) -> engine.State:
-    """The position of a recorded game after its first --ply decisions."""
+def _game(args: argparse.Namespace):
+    """The recorded game of --game in --db."""
     from arena.store import Store
 
     if not Path(args.db).exists():
         raise CommandError(f"no database {args.db}")
     try:
-        game = Store(args.db).game(args.game)
+        return Store(args.db).game(args.game)
     except LookupError as err:
         raise CommandError(str(err)) from None
+
+
+def _game_state(args: argparse.Namespace) -> engine.State:
+    """The position of a recorded game after its first --ply decisions."""
+    game = _game(args)
     if not 0 <= args.ply < len(game.decisions):
         raise CommandError(f"--ply: game {args.game} has decisions 0..{len(game.decisions) - 1}, got {args.ply}")
     state = engine.parse_position(game.initial_position)

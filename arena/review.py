@@ -1,0 +1,85 @@
+"""A recorded game reviewed by a bot: at each decision with a choice, what the bot would have
+played and what it thinks the decision played was worth next to its own (like a chess GUI's game
+analysis). The bot gets only the mover's view, over UEI, with `MultiPV` as high as it allows so
+that its report holds the decision played.
+
+>>> # expeditions analyse --game 3 --review --seat 1 --iterations 20000
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+import engine
+from arena.record import GameRecord
+from bots.policy import Limits
+from protocol.client import Engine
+
+
+@dataclass(frozen=True)
+class ReviewedDecision:
+    """One decision of the game, and the reviewing bot's view of it."""
+
+    ply: int
+    """Decisions of the game before this one."""
+    seat: int
+    played: str
+    """The decision played (without the card a draw from the draw pile showed its mover)."""
+    best: str
+    """The bot's choice in the same view."""
+    played_value: float | None
+    """The bot's value (0..1, its `info value`) of the decision played, None when it reported none."""
+    best_value: float | None
+
+    @property
+    def loss(self) -> float | None:
+        """What the decision played gave up against the bot's choice, by the bot's values (≥ 0).
+
+        >>> ReviewedDecision(0, 0, "+b4", "-y3", 0.52, 0.55).loss
+        0.03...
+        """
+        if self.played_value is None or self.best_value is None:
+            return None
+        return max(0.0, self.best_value - self.played_value)
+
+
+def review_game(game: GameRecord, bot: Engine, limits: Limits, seats: Sequence[int] | None = None,
+                multipv: int = 256) -> Iterator[ReviewedDecision]:
+    """Replays `game` and asks `bot` about every decision with more than one legal choice (of
+    `seats`, all when None). The bot gets the mover's view alone and a `newgame` for each seat it
+    plays; its `MultiPV` option, if it has one, is set to `multipv` (within its range)."""
+    option = next((o for name, o in bot.options.items() if name.lower() == "multipv"), None)
+    if option is not None:
+        bot.configure({option.name: max(option.min or 1, min(multipv, option.max or multipv))})
+    state = engine.parse_position(game.initial_position)
+    current_seat = None
+    for ply, record in enumerate(game.decisions):
+        played = record.decision.split(":", 1)[0]
+        legal = state.legal_text()
+        if len(legal) > 1 and (seats is None or record.seat in seats):
+            if record.seat != current_seat:
+                bot.new_game(state.edition, state.options, state.num_seats, record.seat)
+                current_seat = record.seat
+            result = bot.play(state.view_text(record.seat), limits,
+                              timeout=(limits.movetime_ms or 0) / 1000 + 60.0)
+            values = {line["pv"][0]: line.get("value") for line in result.lines if line.get("pv")}
+            yield ReviewedDecision(ply, record.seat, played, result.decision, values.get(played),
+                                   values.get(result.decision))
+        state.apply(played)
+
+
+def review_summary(rows: Sequence[ReviewedDecision]) -> list[str]:
+    """Per seat: decisions reviewed, how many were the bot's choice, and the mean loss.
+
+    >>> review_summary([ReviewedDecision(0, 1, "D", "D", 0.5, 0.5), ReviewedDecision(2, 1, "-y3", "+b4", 0.4, 0.5)])
+    ["seat 1: 2 decisions, 1 the bot's choice (0.50), mean loss 0.0500 over 2 with values"]
+    """
+    out = []
+    for seat in sorted({row.seat for row in rows}):
+        mine = [row for row in rows if row.seat == seat]
+        same = sum(row.played == row.best for row in mine)
+        losses = [row.loss for row in mine if row.loss is not None]
+        mean = f"{sum(losses) / len(losses):.4f}" if losses else "-"
+        out.append(f"seat {seat}: {len(mine)} decisions, {same} the bot's choice ({same / len(mine):.2f}), "
+                   f"mean loss {mean} over {len(losses)} with values")
+    return out
