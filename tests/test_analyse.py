@@ -15,6 +15,7 @@ from arena.store import Store
 from arena.tournament import Tournament
 from arena.runner import LocalRunner
 from expeditions.cli import main
+from protocol.local import builtin_bot as builtin_bot_argv
 
 BOTS = Path(__file__).parent / "bots"
 
@@ -36,7 +37,7 @@ def table(out: str) -> list[list[str]]:
 def test_the_lines_of_a_full_position(capsys):
     state = mid_game()
     assert main(["analyse", "--position", state.to_text(), "--iterations", "3000", "--multipv", "3",
-                 "--bot", "name=s", f"cmd={shlex.join([sys.executable, '-m', 'expeditions', 'bot', 'ismcts'])}",
+                 "--bot", "name=s", f"cmd={shlex.join(builtin_bot_argv('ismcts'))}",
                  "option.Seed=4"]) == 0
     out = capsys.readouterr().out
     rows = table(out)
