@@ -151,6 +151,7 @@ def run_checks(config: CheckConfig, progress: Callable[[CheckResult], None] | No
         record("go movetime", lambda: _check_movetime(ctx, first))
         record("go clocks, iterations, nodes", lambda: _check_other_limits(ctx, first))
         record("go searchmoves", lambda: _check_searchmoves(ctx, first))
+        record("MultiPV lines", lambda: _check_multipv(ctx, first))
         record("isready during go infinite", lambda: _check_isready_mid_search(ctx, first))
         record("stop during go infinite", lambda: _check_stop(ctx, first))
         record("bad input survived", lambda: _check_bad_input(ctx, first))
@@ -418,6 +419,33 @@ def _check_searchmoves(ctx: _Context, edition: str) -> str:
     if any(line.startswith("bestmove") for line in bot.ignored[seen:]):
         raise CheckFailed(f"answered bestmove to searchmoves with the illegal {illegal!r}")
     return f"answers among 2 and 1 of {len(legal)} decisions; an illegal one ({illegal}) refused"
+
+
+def _check_multipv(ctx: _Context, edition: str) -> str:
+    """A bot that announces `MultiPV`: with it at 3, the last report of a search holds lines 1, 2
+    and 3, each led by a different legal decision, line 1 by the answer."""
+    bot = ctx.bot()
+    option = next((o for name, o in bot.options.items() if name.lower() == "multipv"), None)
+    if option is None:
+        raise CheckSkipped("no MultiPV option")
+    state = next(s for s in sample_states(edition, 50, ctx.config.seed + 10) if len(s.legal()) >= 4)
+    seat = state.to_move
+    _new_game_for(bot, state, seat)
+    bot.configure({option.name: 3})
+    try:  # enough search for three decisions to have been tried, however fast the checks are
+        result = bot.play(state.view_text(seat), Limits(iterations=1000, movetime_ms=1000),
+                          timeout=1.0 + ctx.config.reply_timeout)
+    finally:
+        bot.configure({option.name: option.default})
+    lines = result.lines
+    firsts = [line.get("pv", ["?"])[0] for line in lines]
+    if [line.get("multipv", 1) for line in lines] != [1, 2, 3]:
+        raise CheckFailed(f"with MultiPV 3 the last report's lines were ranked {[l.get('multipv', 1) for l in lines]}")
+    if len(set(firsts)) != 3 or not set(firsts) <= set(state.legal_text()):
+        raise CheckFailed(f"the lines must start with three different legal decisions, got {firsts}")
+    if firsts[0] != result.decision:
+        raise CheckFailed(f"line 1 starts with {firsts[0]!r}, the answer was {result.decision!r}")
+    return f"three lines ({' '.join(firsts)}), line 1 the answer"
 
 
 def _well_formed_decisions(state: State) -> Iterator[str]:
