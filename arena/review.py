@@ -30,6 +30,8 @@ class ReviewedDecision:
     played_value: float | None
     """The bot's value (0..1, its `info value`) of the decision played, None when it reported none."""
     best_value: float | None
+    played_visits: int | None = None
+    """Iterations of the bot's search through the decision played (how much its value rests on)."""
 
     @property
     def loss(self) -> float | None:
@@ -62,9 +64,10 @@ def review_game(game: GameRecord, bot: Engine, limits: Limits, seats: Sequence[i
                 current_seat = record.seat
             result = bot.play(state.view_text(record.seat), limits,
                               timeout=(limits.movetime_ms or 0) / 1000 + 60.0)
-            values = {line["pv"][0]: line.get("value") for line in result.lines if line.get("pv")}
-            yield ReviewedDecision(ply, record.seat, played, result.decision, values.get(played),
-                                   values.get(result.decision))
+            lines = {line["pv"][0]: line for line in result.lines if line.get("pv")}
+            mine, best = lines.get(played, {}), lines.get(result.decision, {})
+            yield ReviewedDecision(ply, record.seat, played, result.decision, mine.get("value"), best.get("value"),
+                                   mine.get("visits"))
         state.apply(played)
 
 

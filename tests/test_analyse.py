@@ -111,9 +111,10 @@ def test_review_puts_every_decision_with_a_choice_to_the_bot(recorded, capsys):
     assert [(int(row[0]), row[2]) for row in rows] == [(ply, played) for ply, played, _ in expected]
     for row, (_, played, legal) in zip(rows, expected):
         assert int(row[1]) == seat and row[3] in legal
-        values = row[-3:]
+        values, visits = row[-4:-1], row[-1]
         assert all(v != "-" for v in values)  # the searcher reports every decision (MultiPV 256)
         assert float(values[2]) == pytest.approx(max(0.0, float(values[1]) - float(values[0])), abs=2e-4)
+        assert 0 < int(visits) <= 400
         assert (row[3] == played) == (row[4] != "*")
     same = sum(row[3] == row[2] for row in rows)
     assert out[-1].startswith(f"seat {seat}: {len(rows)} decisions, {same} the bot's choice")
