@@ -79,6 +79,24 @@ cdef inline int seat_turns(int n, int first, int seat, int nseats) noexcept nogi
     return n // nseats + (1 if off < n % nseats else 0)
 
 
+cdef inline int turns_left_of(bint before_play, int deck_n, int turn_cap, int to_move, int seat, int nseats,
+                              int rounds_after, int dealt) noexcept nogil:
+    """The turns with a play `seat` still has when every turn draws one card from the draw pile:
+    the rest of this round (at most `turn_cap` more turns; the current one if its play is still to
+    come), then `rounds_after` rounds of `dealt` cards, each counted up to the next seat's turn (its
+    starter is not known yet). `State.turns_left` of the editions."""
+    cdef int n = deck_n, first = to_move
+    if not before_play:
+        n -= 1
+        turn_cap -= 1
+        first = to_move + 1 if to_move + 1 < nseats else 0
+    if n > turn_cap:
+        n = turn_cap
+    if n < 0:
+        n = 0
+    return seat_turns(n, first, seat, nseats) + rounds_after * ((dealt + nseats - 1) // nseats)
+
+
 # Upper bounds shared by all editions, so callers can size buffers once.
 cdef enum:
     MAX_SEATS = 4

@@ -28,7 +28,7 @@ from libc.string cimport memset, memcpy
 from libc.stdint cimport uint8_t, uint16_t, int32_t, uint64_t
 
 from engine._core cimport (GameOps, Rng, State, rng_next, rng_below, exp_popcount, exp_ctz,
-                           exp_select, rank_returns, seat_turns, MAX_SEATS)
+                           exp_select, rank_returns, turns_left_of, MAX_SEATS)
 
 from engine.errors import NotationError
 from engine.options import OptionSpec, resolve_options
@@ -1017,16 +1017,11 @@ cdef class BoardState(State):
         """
         self._check_seat(seat)
         cdef BoardStruct* s = _bs(self)
-        cdef int n, left, first, dealt
+        cdef int dealt = NCARDS - HAND_SIZE * s.nseats - (REMOVED_2P if s.nseats == 2 else 0)
         if s.phase == PH_OVER:
             return 0
-        n, left, first = s.deck_n, s.max_turns - s.turn, s.to_move
-        if s.phase != PH_PLAY:  # this turn's play is made: the turns after it
-            n, left, first = n - 1, left - 1, (s.to_move + 1) % s.nseats
-        dealt = NCARDS - HAND_SIZE * s.nseats - (REMOVED_2P if s.nseats == 2 else 0)
-        dealt = min(dealt, s.max_turns)
-        return (seat_turns(max(0, min(n, left)), first, seat, s.nseats)
-                + (s.rounds - 1 - s.round) * ((dealt + s.nseats - 1) // s.nseats))
+        return turns_left_of(s.phase == PH_PLAY, s.deck_n, s.max_turns - s.turn, s.to_move, seat, s.nseats,
+                             s.rounds - 1 - s.round, min(dealt, s.max_turns))
 
     @property
     def crossed(self) -> int:

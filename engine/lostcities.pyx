@@ -16,7 +16,7 @@ from libc.string cimport memset, memcpy, memcmp
 from libc.stdint cimport uint8_t, uint16_t, int16_t, int32_t, uint64_t
 
 from engine._core cimport (GameOps, Rng, State, rng_next, rng_below, exp_popcount, exp_ctz,
-                           exp_select, rank_returns, seat_turns, MAX_SEATS, MAX_LEGAL)
+                           exp_select, rank_returns, turns_left_of, MAX_SEATS, MAX_LEGAL)
 
 from engine.errors import NotationError, OptionError
 from engine.textfields import FieldReader, integer as _integer, split as _listed
@@ -1004,15 +1004,10 @@ cdef class CardState(State):
         self._check_seat(seat)
         cdef LCState* s = _lc(self)
         cdef const LCConfig* c = cfg_of(s)
-        cdef int n, left, first, dealt
         if s.phase == PH_OVER:
             return 0
-        n, left, first = s.deck_n, s.max_turns - s.turn, s.to_move
-        if s.phase != PH_PLAY:  # this turn's play is made: the turns after it
-            n, left, first = n - 1, left - 1, (s.to_move + 1) % s.nseats
-        dealt = min(c.deck_size - s.nseats * c.hand_size, s.max_turns)
-        return (seat_turns(max(0, min(n, left)), first, seat, s.nseats)
-                + (s.rounds - 1 - s.round) * ((dealt + s.nseats - 1) // s.nseats))
+        return turns_left_of(s.phase == PH_PLAY, s.deck_n, s.max_turns - s.turn, s.to_move, seat, s.nseats,
+                             s.rounds - 1 - s.round, min(c.deck_size - s.nseats * c.hand_size, s.max_turns))
 
     @property
     def options(self) -> dict:
