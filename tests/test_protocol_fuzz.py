@@ -115,3 +115,21 @@ def test_the_c_loop_answers_fuzzed_sessions_as_the_python_server_does(data) -> N
     seed = data.draw(st.integers(0, 2**32))
     bot = data.draw(st.sampled_from(["random", "greedy"]))
     assert c_loop(lines, seed, bot)[0] == python_loop(lines, seed, bot), lines
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(TOKENS + ["info", "option", "type", "spin", "check", "combo", "string", "default",
+                                          "min", "max", "var", "pv", "multipv", "visits", "-5", "x", "1e9"]),
+                max_size=12))
+def test_message_parsers_fail_only_with_a_message_error(tokens) -> None:
+    """Every parser of both sides, on any tokens: a value, or MessageError with its reason."""
+    from protocol.messages import (MessageError, parse_go, parse_info, parse_newgame, parse_option,
+                                   parse_setoption)
+
+    line = " ".join(tokens)
+    for parse in (lambda: parse_go(tokens), lambda: parse_newgame(tokens), lambda: parse_setoption(tokens),
+                  lambda: parse_info("info " + line), lambda: parse_option("option " + line)):
+        try:
+            parse()
+        except MessageError as err:
+            assert str(err) and "\n" not in str(err)
