@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from bots.deciders import GreedyDecider
 from bots.inference import DEFAULT_NOISE, DEFAULT_TEMPERATURE, card_inference
 from bots.ismcts import NODE_BYTES, Tree, monotonic_ns
 from bots.policy import InfoCallback, Limits, Policy, PolicyOption, allowed_decisions, decision_budget_ms
@@ -66,6 +67,7 @@ DEFAULTS: dict[str, Any] = {
     "InferTemp": round(DEFAULT_TEMPERATURE * 100),
     "InferSteps": 1,
     "InferChains": 8,
+    "MinVisits": 100,
 }
 
 INFER = {"expedition": True, "classic": True}
@@ -168,6 +170,9 @@ class IsmctsPolicy(Policy):
         PolicyOption("MoveOverhead", "spin", 10, 0, 5000, help="ms kept back from time budgets for transport"),
         PolicyOption("Iterations", "spin", 20000, 1, 10**9, help="iterations of a go without limits"),
         PolicyOption("Seed", "spin", 0, 0, 2**63 - 1, help="seed of the search (deterministic with one thread)"),
+        PolicyOption("MinVisits", "spin", DEFAULTS["MinVisits"], 0, 10**6,
+                     help="a search whose most visited root decision has fewer visits than this is too small "
+                          "to choose: the heuristic's decision is played (0: never)"),
         PolicyOption("MultiPV", "spin", 1, 1, 256,
                      help="info reports the best this many root decisions, a line each (multipv 1 is the best); "
                           "the search itself is unchanged"),
@@ -185,6 +190,8 @@ class IsmctsPolicy(Policy):
         self._edition = ""
         self._mine: list[int] = []
         """This seat's decisions since the previous search (its answer first)."""
+        self._heuristic_choice: int | None = None
+        """The heuristic's decision in the position being searched (MinVisits)."""
         self.last_search = SearchReport()
 
     # ----- settings --------------------------------------------------------------------------------
@@ -242,6 +249,7 @@ class IsmctsPolicy(Policy):
         state = view.state
         rounds_after = _rounds_after(state)
         base = self._rng.getrandbits(64)
+        self._heuristic_choice = self._heuristic(view, legal, base)
         reused = 0
         model = self._opponent_model(view)
         for i, tree in enumerate(trees):
@@ -339,7 +347,7 @@ class IsmctsPolicy(Policy):
             iterations=sum(t.iterations for t in trees), nodes=sum(t.nodes for t in trees),
             capacity=sum(t.capacity for t in trees), elapsed_ms=(monotonic_ns() - started) / 1e6,
             children=children, reasons=[t.reason for t in trees], reused=reused)
-        if not ranked:  # no iteration ran (a stop at once): any allowed decision
+        if not ranked:  # no iteration ran (a stop at once) and no heuristic: any allowed decision
             report.decision = allowed[0]
             report.pv = [report.decision]
             return report
@@ -363,12 +371,29 @@ class IsmctsPolicy(Policy):
         report.ranked = ranked
         report.lines = {d: lines[d] if lines.get(d) and lines[d][0] == d else [d] for d in ranked}
         report.decision = ranked[0]
-        report.value = report.children[ranked[0]][1]
+        report.value = report.children[ranked[0]][1] if ranked[0] in report.children else _mean_value(report.children)
         report.pv = report.lines[ranked[0]]
 
     def _ranked(self, children: dict[int, tuple[int, float]]) -> list[int]:
-        """The best `MultiPV` root decisions, best first (the first is the final choice)."""
-        return sorted(children, key=self._preference(children), reverse=True)[:self.settings["MultiPV"]]
+        """The best `MultiPV` root decisions, best first (the first is the final choice). While the
+        most visited has fewer than `MinVisits` visits, the heuristic's decision comes first: a few
+        dozen rollouts a decision do not yet tell the decisions apart, and the most visited of them
+        is then close to a random pick (docs/search.md, "Small searches")."""
+        ranked = sorted(children, key=self._preference(children), reverse=True)
+        choice = self._heuristic_choice
+        if choice is not None and (not ranked or children[ranked[0]][0] < self.settings["MinVisits"]):
+            if choice in children:
+                ranked.remove(choice)
+            ranked.insert(0, choice)  # even before the search has tried it
+        return ranked[:self.settings["MultiPV"]]
+
+    @staticmethod
+    def _heuristic(view: View, allowed: list[int], seed: int) -> int | None:
+        """The edition's heuristic decision among `allowed` (ties from `seed`), None without one."""
+        try:
+            return GreedyDecider(seed).decide_among(view.state, allowed)
+        except ValueError:
+            return None
 
     def _preference(self, children: dict[int, tuple[int, float]]):
         """The sort key of the final choice: most visits (then the best mean); in a root sweep,
@@ -414,9 +439,13 @@ class IsmctsPolicy(Policy):
             if report.pv:
                 out["pv"] = [text(d) for d in report.pv]
             return [out]
-        return [{"multipv": rank, **figures, "visits": report.children[d][0],
-                 "value": round(report.children[d][1], 4), "pv": [text(x) for x in report.lines[d]]}
-                for rank, d in enumerate(report.ranked, 1)]
+        out = []
+        for rank, d in enumerate(report.ranked, 1):
+            visits, value = report.children.get(d, (0, None))
+            line = {"multipv": rank, **figures, "visits": visits, "value": None if value is None else round(value, 4),
+                    "pv": [text(x) for x in report.lines[d]]}
+            out.append({key: v for key, v in line.items() if v is not None})
+        return out
 
     # ----- tree reuse ------------------------------------------------------------------------------
     def _reuse_path(self, view: View, others_in_tree: bool) -> list[int] | None:
@@ -442,6 +471,17 @@ class IsmctsPolicy(Policy):
         if not self._mine or path[0] != self._mine[0]:
             return None  # the answer of the previous search was not what was played
         return path if others_in_tree else list(self._mine)
+
+
+def _mean_value(children: dict[int, tuple[int, float]]) -> float | None:
+    """The mean reward of all the root's visits: the value of a decision the search has not tried
+    (MinVisits), from what it found of the position. None before any visit.
+
+    >>> _mean_value({1: (3, 0.5), 2: (1, 0.9)}), _mean_value({})
+    (0.6, None)
+    """
+    visits = sum(v for v, _ in children.values())
+    return sum(v * mean for v, mean in children.values()) / visits if visits else None
 
 
 def _rounds_after(state: Any) -> int:

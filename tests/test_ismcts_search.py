@@ -454,6 +454,40 @@ def _tied(state, decision, allowed) -> bool:
     return scores[state.decision_to_text(decision)] >= best - 1e-9
 
 
+@pytest.mark.parametrize("edition", list(engine.EDITIONS))
+def test_a_search_too_small_to_choose_plays_the_heuristics_decision(edition):
+    """Below MinVisits visits of its most visited root decision the searcher plays what its
+    heuristic plays (a few visits a decision pick nearly at random); above, its own choice."""
+    checked = 0
+    for seed in range(12):
+        state = random_state(edition, seed, 5 + seed % 4, rounds=1)
+        view = state.view(state.to_move)
+        if len(view.legal()) < 5:
+            continue
+        small = IsmctsPolicy(seed=seed, MultiPV=3)
+        lines: list[dict] = []
+        decision = small.choose(view, Limits(iterations=40), threading.Event(), lines.append)
+        assert max(v for v, _ in small.last_search.children.values()) < 100
+        assert _tied(view.state, decision, view.legal())  # the heuristic's best (up to its ties)
+        assert lines[-3]["multipv"] == 1 and lines[-3]["pv"][0] == view.state.decision_to_text(decision)
+        free = IsmctsPolicy(seed=seed, MinVisits=0)
+        free_choice = free.choose(view, Limits(iterations=40))
+        children = free.last_search.children
+        assert free_choice == max(children, key=lambda d: (children[d][0], children[d][1], -d))
+        checked += 1
+    assert checked >= 4
+
+
+def test_a_full_search_is_never_overruled():
+    """At the strength runs' budget every root decision with the most visits has far more than
+    MinVisits: the rule cannot change them (the search benchmark's signature is unchanged)."""
+    view = _view(steps=4)
+    bot = IsmctsPolicy(seed=3, EarlyStop="always")
+    decision = bot.choose(view, Limits(iterations=20000))
+    children = bot.last_search.children
+    assert children[decision][0] == max(v for v, _ in children.values()) >= 100 * 3
+
+
 def test_searchmoves_with_one_decision_or_an_illegal_one():
     view = _view(steps=4)
     only = view.state.decision_to_text(view.legal()[-1])

@@ -10,7 +10,9 @@ import pytest
 from bots.search_traces import TraceFileError, positions, read_traces
 from expeditions.cli import main
 
-RUN = ["selfplay", "--duplicate", "-o", "rounds=1", "--bots", "ismcts,greedy", "--iterations", "60", "-q"]
+# 60 iterations keep the runs quick; MinVisits=0 lets so small a search choose by its visits.
+SEARCH = "ismcts:MinVisits=0"
+RUN = ["selfplay", "--duplicate", "-o", "rounds=1", "--bots", f"{SEARCH},greedy", "--iterations", "60", "-q"]
 
 
 @pytest.mark.parametrize("edition, a_seats", [("classic", [[0], [1]]), ("partners", [[0, 2], [1, 3]])])
@@ -21,7 +23,7 @@ def test_traced_positions_replay_and_hold_the_searches_choice(tmp_path, capsys, 
     games = list(read_traces(path))
     assert [g["game"] for g in games] == [0, 1] and [g["seats_a"] for g in games] == a_seats
     for game in games:
-        assert game["edition"] == edition and game["deal"] == 12 and game["A"] == "ismcts" and game["code"]
+        assert game["edition"] == edition and game["deal"] == 12 and game["A"] == SEARCH and game["code"]
         found = list(positions(game))
         assert len(found) == len(game["searches"]) > 5
         for p in found:
@@ -120,7 +122,7 @@ def test_research_reports_how_far_a_setting_moves_the_searchs_decisions(tmp_path
     assert traced_regret(p, -1) == max(p.values.values()) - min(p.values.values())
     # The traced search again (same budget, seed and no reuse) agrees with itself; greedy does not
     # always, and where it differs it loses by the traced values.
-    specs = ["ismcts:Iterations=60", "ismcts:Iterations=60", "greedy", "ismcts:SelfEpsilon=100"]
+    specs = [f"{SEARCH}:Iterations=60", f"{SEARCH}:Iterations=60", "greedy", f"{SEARCH}:SelfEpsilon=100"]
     table = research(str(path), specs, positions=40, iterations=60, seed=2)
     assert table.positions == 40
     assert table.agreement[0][1] == 1.0 and table.regret[0] == table.regret[1]
