@@ -310,8 +310,7 @@ class IsmctsPolicy(Policy):
                 children = tree.root_children()
                 lines = {}
                 if i == 0 and info is not None:  # the lines of the first tree's best decisions
-                    best = sorted(children, key=lambda c: (c[1], c[3], -c[0]), reverse=True)
-                    lines = self._lines(tree, view, [c[0] for c in best[:self.settings["MultiPV"]]])
+                    lines = self._lines(tree, view, self._ranked(_merge([children])))
                 snapshots[i] = (tree.iterations, tree.nodes, children, lines)
                 if tree.reason != "yield":
                     return

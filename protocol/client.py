@@ -279,6 +279,11 @@ class Engine:
         """The options the bot announced, by name."""
         return dict(self._handshake.options)
 
+    def option(self, name: str) -> PolicyOption | None:
+        """The announced option `name`, matched without regard to case (as `setoption` matches
+        it), or None when the bot has no such option."""
+        return next((o for key, o in self._handshake.options.items() if key.lower() == name.lower()), None)
+
     @property
     def editions(self) -> tuple[str, ...]:
         """The editions the bot says it plays."""

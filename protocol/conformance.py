@@ -425,7 +425,7 @@ def _check_multipv(ctx: _Context, edition: str) -> str:
     """A bot that announces `MultiPV`: with it at 3, the last report of a search holds lines 1, 2
     and 3, each led by a different legal decision, line 1 by the answer."""
     bot = ctx.bot()
-    option = next((o for name, o in bot.options.items() if name.lower() == "multipv"), None)
+    option = bot.option("MultiPV")
     if option is None:
         raise CheckSkipped("no MultiPV option")
     state = next(s for s in sample_states(edition, 50, ctx.config.seed + 10) if len(s.legal()) >= 4)

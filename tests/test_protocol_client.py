@@ -50,6 +50,7 @@ def test_handshake_and_identity() -> None:
         assert (bot.name, bot.author, bot.id["protocol"]) == ("random", "expeditions", "1")
         assert set(bot.editions) == set(engine.EDITIONS)
         assert bot.options["Seed"].type == "spin" and bot.options["Seed"].max == 2**63 - 1
+        assert bot.option("seed") is bot.option("SEED") is not None and bot.option("MultiPV") is None
         assert bot.returncode is None and bot.pid > 0
     assert bot.returncode == 0
 

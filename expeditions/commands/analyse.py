@@ -70,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
     spec = bot_argument(args.bot)
     state = view.state
     with Engine.start(spec.command, options=spec.options) as bot:
-        if "multipv" in {name.lower() for name in bot.options}:
+        if bot.option("MultiPV") is not None:
             bot.configure({"MultiPV": args.multipv})
         elif args.multipv > 1:
             print(f"analyse: {bot.name} has no MultiPV option; it reports one line")
