@@ -20,6 +20,15 @@ class DecisionRecord(NamedTuple):
     iterations: int | None = None
     """The size of its search (its last `info iterations`, else `nodes`), if it sent one."""
 
+    @property
+    def played(self) -> str:
+        """The decision as it is applied to the position: without the card a draw showed its mover.
+
+        >>> DecisionRecord(0, "D:g4", 1.5).played, DecisionRecord(1, "+b7", 2.0).played
+        ('D', '+b7')
+        """
+        return self.decision.split(":", 1)[0]
+
 
 @dataclass
 class GameRecord:

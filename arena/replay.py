@@ -24,6 +24,15 @@ def _estimate(d: DecisionRecord) -> str:
     return " ".join(parts) + " " if parts else ""
 
 
+def positions(game: GameRecord) -> Iterator[tuple[int, DecisionRecord, engine.State]]:
+    """Each decision of `game` (its index and record) with the position it was made in: one State,
+    advanced after each step (copy it to keep it). Unchecked: `replay_lines` checks a record."""
+    state = engine.parse_position(game.initial_position)
+    for ply, record in enumerate(game.decisions):
+        yield ply, record, state
+        state.apply(record.played)
+
+
 def replay_lines(game: GameRecord, pictures: bool = True) -> Iterator[str]:
     """Text lines: a header, then every turn's decisions, each turn after a picture of the table."""
     state = engine.parse_position(game.initial_position)
@@ -43,7 +52,7 @@ def replay_lines(game: GameRecord, pictures: bool = True) -> Iterator[str]:
             mover = d.seat
         if state.to_move != d.seat:
             raise ReplayError(f"decision {ply}: recorded for seat {d.seat}, but seat {state.to_move} is to move")
-        text = d.decision.split(":", 1)[0]
+        text = d.played
         try:
             recorded = state.record_text(text)
         except (engine.NotationError, engine.IllegalDecisionError) as err:

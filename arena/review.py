@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-import engine
 from arena.record import GameRecord
+from arena.replay import positions
 from bots.policy import Limits
 from protocol.client import Engine
 
@@ -50,15 +50,13 @@ def review_game(game: GameRecord, bot: Engine, limits: Limits, seats: Sequence[i
     """Replays `game` and asks `bot` about every decision with more than one legal choice (of
     `seats`, all when None). The bot gets the mover's view alone and a `newgame` for each seat it
     plays; its `MultiPV` option, if it has one, is set to `multipv` (within its range)."""
-    option = next((o for name, o in bot.options.items() if name.lower() == "multipv"), None)
+    option = bot.option("MultiPV")
     if option is not None:
         bot.configure({option.name: max(option.min or 1, min(multipv, option.max or multipv))})
-    state = engine.parse_position(game.initial_position)
     current_seat = None
-    for ply, record in enumerate(game.decisions):
-        played = record.decision.split(":", 1)[0]
-        legal = state.legal_text()
-        if len(legal) > 1 and (seats is None or record.seat in seats):
+    for ply, record, state in positions(game):
+        played = record.played
+        if len(state.legal()) > 1 and (seats is None or record.seat in seats):
             if record.seat != current_seat:
                 bot.new_game(state.edition, state.options, state.num_seats, record.seat)
                 current_seat = record.seat
@@ -68,7 +66,6 @@ def review_game(game: GameRecord, bot: Engine, limits: Limits, seats: Sequence[i
             mine, best = lines.get(played, {}), lines.get(result.decision, {})
             yield ReviewedDecision(ply, record.seat, played, result.decision, mine.get("value"), best.get("value"),
                                    mine.get("visits"))
-        state.apply(played)
 
 
 def review_summary(rows: Sequence[ReviewedDecision]) -> list[str]:

@@ -14,8 +14,8 @@ MODULES = [
     "bots.duplicate_results", "bots.duplicate", "bots.decision_values", "bots.search_traces", "bots.trace_research",
     "bots.deciders", "bots.heuristics", "bots.lc_heuristic", "bots.greedy",
     "expeditions.provenance", "expeditions.commands.common", "expeditions.commands.analyse",
-    "arena.config", "arena.ratings", "arena.report", "arena.review", "arena.schedule", "arena.sprt", "arena.standings",
-    "arena.store",
+    "arena.config", "arena.record", "arena.ratings", "arena.report", "arena.review", "arena.schedule", "arena.sprt",
+    "arena.standings", "arena.store",
 ]
 README = Path(__file__).resolve().parent.parent / "README.md"
 

@@ -177,7 +177,6 @@ def _game_state(args: argparse.Namespace) -> engine.State:
     game = _game(args)
     if not 0 <= args.ply < len(game.decisions):
         raise CommandError(f"--ply: game {args.game} has decisions 0..{len(game.decisions) - 1}, got {args.ply}")
-    state = engine.parse_position(game.initial_position)
-    for record in game.decisions[:args.ply]:
-        state.apply(record.decision.split(":", 1)[0])  # a draw's card, D:g4, follows from the position
-    return state
+    from arena.replay import positions
+
+    return next(state.copy() for ply, _, state in positions(game) if ply == args.ply)
