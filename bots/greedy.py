@@ -22,10 +22,10 @@ from __future__ import annotations
 
 from bots import heuristics
 from bots.deciders import GreedyDecider
-from bots.policy import Policy, PolicyOption, allowed_decisions
+from bots.policy import InstantPolicy, PolicyOption
 
 
-class GreedyPolicy(Policy):
+class GreedyPolicy(InstantPolicy):
     """The heuristic's decision, with ties (and epsilon-random decisions) from its own generator.
 
     The generator is a compiled `GreedyDecider` (bots/deciders.pyx), which the protocol's C loop
@@ -38,7 +38,6 @@ class GreedyPolicy(Policy):
                      help="percent of decisions made uniformly at random (0: always the heuristic)"),
     )
     editions = heuristics.EDITIONS
-    instant = True  # a few microseconds per decision: the protocol server may call it inline
 
     def __init__(self, seed: int = 0, epsilon_percent: int = 0) -> None:
         super().__init__()
@@ -46,19 +45,8 @@ class GreedyPolicy(Policy):
         self.settings["Epsilon"] = epsilon_percent
         self.decider = GreedyDecider(seed, epsilon_percent / 100.0)
 
-    @property
-    def fast_decider(self) -> GreedyDecider:
-        return self.decider
-
     def on_option(self, name: str) -> None:
         if name == "Seed":
             self.decider.reseed(self.settings["Seed"])
         elif name == "Epsilon":
             self.decider.epsilon = self.settings["Epsilon"] / 100.0
-
-    def choose(self, view, limits, stop=None, info=None) -> int:
-        if view.to_move != view.seat:
-            raise ValueError(f"seat {view.seat} is not to move (to move: {view.to_move})")
-        if limits is not None and limits.searchmoves:
-            return self.decider.decide_among(view.state, allowed_decisions(view, limits))
-        return self.decider.decide(view.state)

@@ -166,6 +166,35 @@ class Policy(ABC):
         """Called with the final result; a policy may learn from it."""
 
 
+class InstantPolicy(Policy):
+    """A policy whose decisions are a compiled `bots.deciders.Decider`'s (random, greedy).
+
+    Subclasses set `self.decider` in `__init__`. `choose` and the protocol's C loop both ask that
+    one decider, so a seeded bot decides alike whichever path answers its `go`.
+
+    >>> import engine
+    >>> from bots.greedy import GreedyPolicy
+    >>> view = engine.new_game("classic", seed=4).view(0)
+    >>> last = view.legal()[-1]
+    >>> GreedyPolicy().choose(view, Limits(searchmoves=(view.state.decision_to_text(last),))) == last
+    True
+    """
+
+    instant = True  # microseconds a decision: the protocol server may call it inline
+    decider: Any
+
+    @property
+    def fast_decider(self) -> Any:
+        return self.decider
+
+    def choose(self, view, limits, stop=None, info=None) -> int:
+        if view.to_move != view.seat:
+            raise ValueError(f"seat {view.seat} is not to move (to move: {view.to_move})")
+        if limits is not None and limits.searchmoves:
+            return self.decider.decide_among(view.state, allowed_decisions(view, limits))
+        return self.decider.decide(view.state)
+
+
 def coerce_option(spec: PolicyOption, value: Any) -> Any:
     """Converts protocol text (or a Python value) to the option's type, checking its range."""
     if spec.type == "spin":

@@ -13,33 +13,20 @@ True
 from __future__ import annotations
 
 from bots.deciders import RandomDecider
-from bots.policy import Policy, PolicyOption, allowed_decisions
+from bots.policy import InstantPolicy, PolicyOption
 
 
-class RandomPolicy(Policy):
+class RandomPolicy(InstantPolicy):
     """Chooses uniformly among the legal decisions, from its own seeded generator."""
 
     name = "random"
     options = (PolicyOption("Seed", "spin", 0, 0, 2**63 - 1, help="seed of the bot's generator"),)
-    instant = True  # no search: the protocol server asks it on its command thread
 
     def __init__(self, seed: int = 0) -> None:
         super().__init__()
         self.settings["Seed"] = seed
         self.decider = RandomDecider(seed)
-        """The compiled decision maker; `fast_decider` hands it to the protocol's C loop."""
-
-    @property
-    def fast_decider(self) -> RandomDecider:
-        return self.decider
 
     def on_option(self, name: str) -> None:
         if name == "Seed":
             self.decider.reseed(self.settings["Seed"])
-
-    def choose(self, view, limits, stop=None, info=None) -> int:
-        if view.to_move != view.seat:
-            raise ValueError(f"seat {view.seat} is not to move (to move: {view.to_move})")
-        if limits is not None and limits.searchmoves:
-            return self.decider.decide_among(view.state, allowed_decisions(view, limits))
-        return self.decider.decide(view.state)
