@@ -10,7 +10,7 @@ from bots.duplicate_results import ResultsFile, ResultsFileError, RunConfig
 from bots.search_traces import TraceFile
 from bots.match import play_match
 from bots.policy import Limits
-from bots.registry import POLICIES, make_policy
+from bots.registry import POLICIES
 from expeditions.commands import CommandError
 from expeditions.commands.common import add_edition_arguments, edition_options, master_seed, seed_argument
 from expeditions.provenance import code_version
@@ -24,12 +24,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--games", "-n", type=int, default=10, help="number of games (default 10)")
     p.add_argument("--seed", type=seed_argument, default=None, help="master seed (printed; random if omitted)")
     p.add_argument("--bots", default="random", help=f"comma-separated bots, one per seat or one for all "
-                                                      f"(built-in: {', '.join(POLICIES)})")
+                                                      f"(built-in: {', '.join(POLICIES)}); a bot may carry "
+                                                      f"options, e.g. ismcts:Exploration=50")
     p.add_argument("--quiet", "-q", action="store_true", help="print only the summary")
     p.add_argument("--duplicate", action="store_true",
                    help="two bots (side A, side B): every deal is played twice with the sides swapped; "
                         "with more than two sides (board, 3-4 players) A plays one seat against B at all the others, "
-                        "once per seat; --games counts deals; bots may carry options, e.g. ismcts:Exploration=50")
+                        "once per seat; --games counts deals")
     p.add_argument("--iterations", type=int, default=None, help="search iterations per decision (go iterations)")
     p.add_argument("--movetime", type=int, default=None, help="milliseconds per decision (go movetime)")
     p.add_argument("--jobs", "-j", type=int, default=1, help="--duplicate: pairs played in parallel processes")
@@ -196,9 +197,11 @@ def run(args: argparse.Namespace) -> int:
         names = names * players
     if len(names) != players:
         raise CommandError(f"{edition.name} with {players} players needs 1 or {players} bots, got {len(names)}")
-    for name in names:
-        if name not in POLICIES:
-            raise CommandError(f"unknown bot {name!r} (built-in: {', '.join(POLICIES)})")
+    try:
+        for name in dict.fromkeys(names):
+            make_bot(name, 0)  # a bad name or option is named before any game is played
+    except ValueError as e:
+        raise CommandError(str(e)) from None
     if args.games < 1:
         raise CommandError("--games must be at least 1")
     seed = master_seed(args.seed)
@@ -208,7 +211,7 @@ def run(args: argparse.Namespace) -> int:
     for game in range(args.games):
         rotation = game % players
         seated = names[rotation:] + names[:rotation]
-        policies = [make_policy(name, seed=seed + game * players + i) for i, name in enumerate(seated)]
+        policies = [make_bot(name, seed + game * players + i) for i, name in enumerate(seated)]
         result = play_match(edition.name, seed + game, policies, options, players, limits=_limits(args))
         for name, ret, score in zip(seated, result.returns, result.scores):
             totals[name][0] += 1
@@ -217,7 +220,8 @@ def run(args: argparse.Namespace) -> int:
         if not args.quiet:
             cols = " ".join(f"{n}:{s}" for n, s in zip(seated, result.scores))
             print(f"game {game + 1} seed {seed + game} {cols} decisions {result.decisions}")
-    print("bot       games  points  share  mean score")
+    width = max(9, *(len(name) for name in totals))
+    print(f"{'bot':<{width}} games  points  share  mean score")
     for name, (games, points, score) in totals.items():
-        print(f"{name:<9} {games:>5} {points:>7.1f} {points / games:>6.3f} {score / games:>11.1f}")
+        print(f"{name:<{width}} {games:>5} {points:>7.1f} {points / games:>6.3f} {score / games:>11.1f}")
     return 0
