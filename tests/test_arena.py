@@ -176,6 +176,18 @@ def test_killed_arena_leaves_no_bots_and_resume_completes(tmp_path, extra):
     assert "finished; 24 of 24" in resumed.stdout
 
 
+@pytest.mark.parametrize("command", [
+    ["arena", "--resume"], ["export"], ["replay", "--game", "1"], ["analyse", "--game", "1", "--bot", "greedy"],
+], ids=["arena-resume", "export", "replay", "analyse"])
+def test_commands_that_read_a_database_never_create_one(tmp_path, capsys, command):
+    from expeditions.cli import main
+
+    db = tmp_path / "missing.sqlite"
+    assert main([*command, "--db", str(db)]) == 2
+    assert capsys.readouterr().err.strip().endswith(f"error: no database {db}")
+    assert not db.exists()
+
+
 @pytest.mark.parametrize("extra", [(), ("--processes",)], ids=["threads", "processes"])
 def test_interrupted_arena_stops_cleanly(tmp_path, extra):
     db, mark = tmp_path / "t.sqlite", uuid.uuid4().hex

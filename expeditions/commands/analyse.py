@@ -14,12 +14,11 @@ from __future__ import annotations
 
 import argparse
 from dataclasses import replace
-from pathlib import Path
 
 import engine
 from bots.policy import Limits, allowed_decisions
 from expeditions.commands import CommandError
-from expeditions.commands.common import bot_argument
+from expeditions.commands.common import bot_argument, existing_store
 from protocol.messages import Info
 
 DEFAULT_MOVETIME_MS = 1000
@@ -162,12 +161,9 @@ def _view_to_analyse(args: argparse.Namespace) -> engine.View:
 
 def _game(args: argparse.Namespace):
     """The recorded game of --game in --db."""
-    from arena.store import Store
-
-    if not Path(args.db).exists():
-        raise CommandError(f"no database {args.db}")
+    store = existing_store(args.db)
     try:
-        return Store(args.db).game(args.game)
+        return store.game(args.game)
     except LookupError as err:
         raise CommandError(str(err)) from None
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 import argparse
 import signal
 import sys
-from pathlib import Path
 
 from arena.config import ResourceLimits, TimeControl, TournamentConfig, builtin_bot, usable_cpus
 from arena.report import LiveReporter, PlainReporter, plot_ratings, standings_text
@@ -14,7 +13,7 @@ from arena.store import Store
 from arena.tournament import Tournament
 from bots.registry import POLICIES
 from expeditions.commands import CommandError
-from expeditions.commands.common import bot_argument, master_seed, seed_argument
+from expeditions.commands.common import bot_argument, existing_store, master_seed, seed_argument
 
 DEFAULT_BOTS = ("ismcts", "greedy", "random")
 """The embedded default field (those of them that are built in)."""
@@ -145,8 +144,8 @@ def run(args: argparse.Namespace) -> int:
     if args.scheduler:
         _require("distributed", "cluster")
     config = build_config(args) if args.resume is None else None
-    store = Store(args.db)
     if config is None:
+        store = existing_store(args.db)  # resuming reads the database: never create an empty one
         try:
             tid, config, planned, status = store.tournament(None if args.resume < 0 else args.resume)
         except LookupError as err:
@@ -156,6 +155,7 @@ def run(args: argparse.Namespace) -> int:
         tournament = Tournament(config, store, tid)
         print(f"arena: resuming tournament {tid} ({status}) in {args.db}", file=sys.stderr)
     else:
+        store = Store(args.db)
         tournament = Tournament(config, store)
     c = tournament.config
     print(f"arena: tournament {tournament.id} {c.edition} {' '.join(f'{k}={v}' for k, v in c.options.items())} "
@@ -211,9 +211,7 @@ def _raise_interrupt(signum, frame) -> None:
 
 
 def run_export(args: argparse.Namespace) -> int:
-    if not Path(args.db).exists():
-        raise CommandError(f"no database {args.db}")
-    store = Store(args.db)
+    store = existing_store(args.db)
     try:
         tid = store.tournament(args.tournament)[0]
     except LookupError as err:

@@ -1,4 +1,4 @@
-"""Arguments shared by several subcommands: edition, rule options, seeds, external bots."""
+"""Arguments shared by several subcommands: edition, rule options, seeds, external bots, results databases."""
 from __future__ import annotations
 
 import argparse
@@ -10,6 +10,7 @@ from engine.options import parse_option_tokens
 
 if TYPE_CHECKING:
     from arena.config import BotSpec
+    from arena.store import Store
 
 
 def add_edition_arguments(parser: argparse.ArgumentParser, default: str = "classic") -> None:
@@ -45,6 +46,24 @@ def bot_argument(tokens: list[str]) -> BotSpec:
         return BotSpec.parse(tokens)
     except ValueError as err:
         raise CommandError(str(err)) from None
+
+
+def existing_store(path: str) -> Store:
+    """The results database at `path` for reading; CommandError if there is none — never a new,
+    empty file left behind by a command that only reads.
+
+    >>> existing_store("/no/such/arena.sqlite")
+    Traceback (most recent call last):
+    expeditions.commands.CommandError: no database /no/such/arena.sqlite
+    """
+    from pathlib import Path
+
+    from arena.store import Store
+    from expeditions.commands import CommandError
+
+    if not Path(path).is_file():
+        raise CommandError(f"no database {path}")
+    return Store(path)
 
 
 def seed_argument(value: str) -> int:

@@ -2,11 +2,10 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 from arena.replay import ReplayError, replay_lines
-from arena.store import Store
 from expeditions.commands import CommandError
+from expeditions.commands.common import existing_store
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -20,9 +19,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if not Path(args.db).exists():
-        raise CommandError(f"no database {args.db}")
-    store = Store(args.db)
+    store = existing_store(args.db)
     try:
         game = store.game(args.game)
     except LookupError as err:
