@@ -70,10 +70,25 @@ class TimeControl:
     def __post_init__(self) -> None:
         if self.movetime_ms is None and self.clock_ms is None:
             self.movetime_ms = 100
-        for name in ("movetime_ms", "clock_ms", "increment_ms", "margin_ms"):
+        self.check()
+
+    def check(self) -> None:
+        """ValueError naming the first field out of range (a time, or a clock without its
+        pieces): called on construction and again by `TournamentConfig.validate`, since the
+        command line sets fields afterwards.
+
+        >>> TimeControl(movetime_ms=100, increment_ms=5)
+        Traceback (most recent call last):
+        ValueError: time control: an increment goes with a clock, not with a movetime
+        """
+        for name, least in (("movetime_ms", 1), ("clock_ms", 1), ("increment_ms", 0), ("margin_ms", 0)):
             value = getattr(self, name)
-            if value is not None and (not isinstance(value, int) or value < 0):
-                raise ValueError(f"time control {name}: expected a non-negative integer, got {value!r}")
+            if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < least):
+                raise ValueError(f"time control: {name[:-3]} (ms) must be an integer of at least {least}, got {value!r}")
+        if self.movetime_ms is not None and self.clock_ms is not None:
+            raise ValueError("time control: a movetime or a clock, not both")
+        if self.increment_ms and self.clock_ms is None:
+            raise ValueError("time control: an increment goes with a clock, not with a movetime")
 
     def describe(self) -> str:
         if self.clock_ms is not None:
@@ -88,6 +103,16 @@ class ResourceLimits:
     memory_mb: int = 4096
     cpu_seconds: int = 0
     open_files: int = 256
+
+    def __post_init__(self) -> None:
+        self.check()
+
+    def check(self) -> None:
+        """ValueError naming a negative or non-integer limit."""
+        for name in ("memory_mb", "cpu_seconds", "open_files"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise ValueError(f"limits: {name} must be an integer of at least 0 (0: none), got {value!r}")
 
 
 @dataclass
@@ -118,6 +143,10 @@ class TournamentConfig:
             raise ValueError("a tournament needs at least two bots")
         if self.deals < 1 or self.concurrency < 1:
             raise ValueError("deals and concurrency must be at least 1")
+        if self.max_failures < 1:
+            raise ValueError(f"max_failures must be at least 1, got {self.max_failures}")
+        self.time.check()
+        self.limits.check()
         if self.sprt is not None and len(self.bots) != 2:
             raise ValueError("--sprt compares exactly two bots")
 
@@ -143,35 +172,66 @@ class TournamentConfig:
 
     @classmethod
     def from_toml(cls, path: str | Path) -> TournamentConfig:
-        """A tournament file (see docs/arena.md for the format)."""
+        """A tournament file (see docs/arena.md for the format). ValueError names the file and
+        the key at fault: a misspelt key is an error, not a setting silently left at its default.
+        """
         with open(path, "rb") as f:
-            raw = tomllib.load(f)
-        raw = dict(raw)
+            try:
+                raw = dict(tomllib.load(f))
+            except tomllib.TOMLDecodeError as err:
+                raise ValueError(f"{path}: not TOML: {err}") from None
         if "bots" not in raw:
             raise ValueError(f"{path}: no [[bots]] tables")
+        if not isinstance(raw["bots"], list) or not all(isinstance(b, dict) for b in raw["bots"]):
+            raise ValueError(f"{path}: bots must be [[bots]] tables")
         bots = []
         for b in raw["bots"]:
+            _check_keys(path, "[[bots]]", b, {"name", "command", "options"})
             command = b.get("command")
             if isinstance(command, str):
                 command = shlex.split(command)
-            if not command:
-                raise ValueError(f"{path}: every bot needs a command")
-            bots.append(BotSpec(b.get("name") or Path(command[0]).name, list(command),
-                                {k: str(v) for k, v in b.get("options", {}).items()}))
+            if not command or not isinstance(command, list) or not all(isinstance(a, str) for a in command):
+                raise ValueError(f"{path}: every bot needs a command (a string, or a list of strings)")
+            options = _table(path, "options of a bot", b.get("options", {}))
+            bots.append(BotSpec(str(b.get("name") or Path(command[0]).name), list(command),
+                                {k: str(v) for k, v in options.items()}))
         raw["bots"] = bots
-        time = raw.pop("time", {})
+        time = _table(path, "[time]", raw.pop("time", {}))
+        _check_keys(path, "[time]", time, {"movetime", "clock", "increment", "margin"})
         raw["time"] = TimeControl(
             movetime_ms=time.get("movetime"), clock_ms=time.get("clock"),
             increment_ms=time.get("increment", 0), margin_ms=time.get("margin", 100))
         if "limits" in raw:
-            raw["limits"] = ResourceLimits(**raw["limits"])
+            limits = _table(path, "[limits]", raw["limits"])
+            _check_keys(path, "[limits]", limits, set(ResourceLimits.__dataclass_fields__))
+            raw["limits"] = ResourceLimits(**limits)
         if "sprt" in raw:
-            raw["sprt"] = Sprt(**raw["sprt"])
-        known = set(cls.__dataclass_fields__)
-        unknown = set(raw) - known
-        if unknown:
-            raise ValueError(f"{path}: unknown keys {', '.join(sorted(unknown))}")
+            sprt = _table(path, "[sprt]", raw["sprt"])
+            _check_keys(path, "[sprt]", sprt, set(Sprt.__dataclass_fields__))
+            if not {"elo0", "elo1"} <= set(sprt):
+                raise ValueError(f"{path}: [sprt] needs elo0 and elo1")
+            raw["sprt"] = Sprt(**sprt)
+        raw["options"] = _table(path, "[options]", raw.get("options", {}))
+        _check_keys(path, "the top level", raw, set(cls.__dataclass_fields__))
+        for key, kind in (("edition", str), ("format", str), ("deals", int), ("seed", int),
+                          ("concurrency", int), ("max_failures", int), ("players", int)):
+            if key in raw and (not isinstance(raw[key], kind) or isinstance(raw[key], bool)):
+                raise ValueError(f"{path}: {key} must be {'a string' if kind is str else 'an integer'}, "
+                                 f"got {raw[key]!r}")
         return cls(**raw)
+
+
+def _table(path: str | Path, what: str, value: Any) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise ValueError(f"{path}: {what} must be a table, got {value!r}")
+    return value
+
+
+def _check_keys(path: str | Path, where: str, table: dict[str, Any], known: set[str]) -> None:
+    unknown = set(table) - known
+    if unknown:
+        raise ValueError(f"{path}: unknown keys in {where}: {', '.join(sorted(unknown))} "
+                         f"(known: {', '.join(sorted(known))})")
 
 
 def _number_repeated_names(bots: list[BotSpec]) -> None:

@@ -82,6 +82,14 @@ def test_command_is_required() -> None:
     assert done.returncode == 2 and "give the bot's command" in done.stderr
 
 
+def test_errors_name_the_subcommand() -> None:
+    """The bot's command line is not the subcommand: errors start `expeditions protocol-check:`."""
+    done = subprocess.run(expeditions_argv("protocol-check", "--positions", "0", "--", "mybot"), capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 2
+    assert done.stderr.startswith("expeditions protocol-check: error: --positions must be at least 1"), done.stderr
+
+
 def test_library_api_and_table() -> None:
     results = run_checks(CheckConfig(builtin_bot("random"), env=child_env(), editions=("partners",), positions=4,
                                      games=0))

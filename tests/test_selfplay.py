@@ -50,3 +50,20 @@ def test_bad_bots_are_named_before_playing(capsys, bots, message):
     captured = capsys.readouterr()
     assert message in captured.err and "Traceback" not in captured.err
     assert "game 1" not in captured.out
+
+
+@pytest.mark.parametrize("flags, message", [
+    (["--iterations", "0"], "--iterations must be at least 1, got 0"),
+    (["--movetime", "-5"], "--movetime must be at least 1, got -5"),
+    (["--duplicate", "--iterations", "-1"], "--iterations must be at least 1, got -1"),
+])
+def test_budgets_out_of_range_are_named(capsys, flags, message):
+    assert main(BASE + ["--bots", "ismcts,greedy", *flags]) == 2
+    captured = capsys.readouterr()
+    assert message in captured.err and captured.out == ""
+
+
+@pytest.mark.parametrize("seconds", ["0", "-1", "nan"])
+def test_bench_needs_a_positive_time(capsys, seconds):
+    assert main(["bench", "--seconds", seconds]) == 2
+    assert "--seconds must be more than 0" in capsys.readouterr().err

@@ -18,7 +18,7 @@ from dataclasses import replace
 import engine
 from bots.policy import Limits, allowed_decisions
 from expeditions.commands import CommandError
-from expeditions.commands.common import bot_argument, existing_store
+from expeditions.commands.common import bot_argument, open_store
 from protocol.messages import Info
 
 DEFAULT_MOVETIME_MS = 1000
@@ -161,7 +161,7 @@ def _view_to_analyse(args: argparse.Namespace) -> engine.View:
 
 def _game(args: argparse.Namespace):
     """The recorded game of --game in --db."""
-    store = existing_store(args.db)
+    store = open_store(args.db)
     try:
         return store.game(args.game)
     except LookupError as err:

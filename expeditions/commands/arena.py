@@ -2,18 +2,20 @@
 from __future__ import annotations
 
 import argparse
+import os
+import shutil
 import signal
 import sys
+from pathlib import Path
 
-from arena.config import ResourceLimits, TimeControl, TournamentConfig, builtin_bot, usable_cpus
+from arena.config import TimeControl, TournamentConfig, builtin_bot, usable_cpus
 from arena.report import LiveReporter, PlainReporter, plot_ratings, standings_text
 from arena.sprt import parse_sprt
 from arena.standings import standings
-from arena.store import Store
 from arena.tournament import Tournament
 from bots.registry import POLICIES
 from expeditions.commands import CommandError
-from expeditions.commands.common import bot_argument, existing_store, master_seed, seed_argument
+from expeditions.commands.common import bot_argument, master_seed, open_store, seed_argument
 
 DEFAULT_BOTS = ("ismcts", "greedy", "random")
 """The embedded default field (those of them that are built in)."""
@@ -94,21 +96,21 @@ def build_config(args: argparse.Namespace) -> TournamentConfig:
         config.seed = args.seed
     elif not args.file or "seed" not in _toml_keys(args.file):
         config.seed = master_seed(None)
-    if args.movetime is not None or args.clock is not None:
-        config.time = TimeControl(movetime_ms=args.movetime, clock_ms=args.clock,
-                                  increment_ms=args.increment or 0, margin_ms=config.time.margin_ms)
-    if args.margin is not None:
-        config.time.margin_ms = args.margin
-    if args.memory_mb is not None or args.cpu_seconds is not None:
-        config.limits = ResourceLimits(memory_mb=args.memory_mb if args.memory_mb is not None else config.limits.memory_mb,
-                                       cpu_seconds=args.cpu_seconds or 0, open_files=config.limits.open_files)
-    if args.sprt:
-        try:
-            config.sprt = parse_sprt(args.sprt)
-        except ValueError as err:
-            raise CommandError(str(err)) from None
     try:
-        config.validate()
+        if args.movetime is not None or args.clock is not None:
+            config.time = TimeControl(movetime_ms=args.movetime, clock_ms=args.clock,
+                                      increment_ms=args.increment or 0, margin_ms=config.time.margin_ms)
+        elif args.increment is not None:
+            config.time.increment_ms = args.increment  # the file's clock, if it has one
+        if args.margin is not None:
+            config.time.margin_ms = args.margin
+        if args.memory_mb is not None:
+            config.limits.memory_mb = args.memory_mb
+        if args.cpu_seconds is not None:
+            config.limits.cpu_seconds = args.cpu_seconds
+        if args.sprt:
+            config.sprt = parse_sprt(args.sprt)
+        config.validate()  # every field, whoever set it: the file, the defaults or the flags above
     except ValueError as err:
         raise CommandError(str(err)) from None
     return config
@@ -143,19 +145,24 @@ def run(args: argparse.Namespace) -> int:
         _require("matplotlib", "plot")
     if args.scheduler:
         _require("distributed", "cluster")
+    _check_outputs(args)
     config = build_config(args) if args.resume is None else None
     if config is None:
-        store = existing_store(args.db)  # resuming reads the database: never create an empty one
+        store = open_store(args.db)  # resuming reads the database: never create an empty one
         try:
             tid, config, planned, status = store.tournament(None if args.resume < 0 else args.resume)
         except LookupError as err:
             raise CommandError(str(err)) from None
         if args.concurrency:
             config.concurrency = args.concurrency
+        if not args.scheduler:
+            _check_commands(config.bots)
         tournament = Tournament(config, store, tid)
         print(f"arena: resuming tournament {tid} ({status}) in {args.db}", file=sys.stderr)
     else:
-        store = Store(args.db)
+        if not args.scheduler:  # a cluster's workers start the bots: their paths are theirs to check
+            _check_commands(config.bots)
+        store = open_store(args.db, create=True)
         tournament = Tournament(config, store)
     c = tournament.config
     print(f"arena: tournament {tournament.id} {c.edition} {' '.join(f'{k}={v}' for k, v in c.options.items())} "
@@ -195,15 +202,46 @@ def run(args: argparse.Namespace) -> int:
           f"(tournament {outcome.tournament})")
     if outcome.dropped:
         print(f"arena: dropped after repeated failures: {', '.join(outcome.dropped)}")
-    if args.plot:
-        plot_ratings(st, args.plot, f"{c.edition}: {len(outcome.games)} games")
-        print(f"arena: plot written to {args.plot}")
-    if args.export:
-        with open(args.export, "w") as f:
-            store.export_jsonl(outcome.tournament, f)
-        print(f"arena: games written to {args.export}")
+    written = True
+    try:
+        if args.plot:
+            plot_ratings(st, args.plot, f"{c.edition}: {len(outcome.games)} games")
+            print(f"arena: plot written to {args.plot}")
+        if args.export:
+            with open(args.export, "w") as f:
+                store.export_jsonl(outcome.tournament, f)
+            print(f"arena: games written to {args.export}")
+    except OSError as err:  # checked before playing, but a disk can fill or a directory go
+        print(f"arena: could not write {err.filename}: {err.strerror}; the games are in {args.db} "
+              f"(expeditions export --db {args.db} --tournament {outcome.tournament})", file=sys.stderr)
+        written = False
     store.close()
-    return 0
+    return 0 if written else 1
+
+
+def _check_outputs(args: argparse.Namespace) -> None:
+    """Names an output the tournament could not write before any game is played, not after."""
+    for flag, path in (("--plot", args.plot), ("--export", args.export)):
+        if path is None:
+            continue
+        target = Path(path)
+        folder = target.parent if str(target.parent) else Path(".")
+        if target.is_dir() or not folder.is_dir() or not os.access(folder, os.W_OK):
+            raise CommandError(f"{flag} {path}: cannot write there (no such directory, or not writable)")
+    if args.log_dir is not None:
+        try:
+            Path(args.log_dir).mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            raise CommandError(f"--log-dir {args.log_dir}: {err.strerror}") from None
+
+
+def _check_commands(bots) -> None:
+    """Names a bot whose program does not exist or cannot be run, instead of a tournament of
+    crash forfeits."""
+    for bot in bots:
+        program = bot.command[0]
+        if shutil.which(program) is None:
+            raise CommandError(f"bot {bot.name}: cannot run {program!r} (not found, or not executable)")
 
 
 def _raise_interrupt(signum, frame) -> None:
@@ -211,7 +249,7 @@ def _raise_interrupt(signum, frame) -> None:
 
 
 def run_export(args: argparse.Namespace) -> int:
-    store = existing_store(args.db)
+    store = open_store(args.db)
     try:
         tid = store.tournament(args.tournament)[0]
     except LookupError as err:

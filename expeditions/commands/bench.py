@@ -5,6 +5,7 @@ import argparse
 import json
 
 from engine.benchmark import engine_benchmark
+from expeditions.commands import CommandError
 from expeditions.commands.common import add_edition_arguments, edition_options
 
 
@@ -32,6 +33,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     edition, options = edition_options(args)
+    if not args.seconds > 0:  # also NaN
+        raise CommandError(f"--seconds must be more than 0, got {args.seconds}")
     if args.arena:
         from arena.benchmark import arena_benchmark
         figures = arena_benchmark(edition.name, options or None, seconds=max(args.seconds, 5.0), players=args.players)

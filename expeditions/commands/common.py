@@ -48,22 +48,30 @@ def bot_argument(tokens: list[str]) -> BotSpec:
         raise CommandError(str(err)) from None
 
 
-def existing_store(path: str) -> Store:
-    """The results database at `path` for reading; CommandError if there is none — never a new,
-    empty file left behind by a command that only reads.
+def open_store(path: str, create: bool = False) -> Store:
+    """The results database at `path`; CommandError if it cannot be opened as one. Without
+    `create`, a missing file is an error too — never a new, empty file left behind by a command
+    that only reads.
 
-    >>> existing_store("/no/such/arena.sqlite")
+    >>> open_store("/no/such/arena.sqlite")
     Traceback (most recent call last):
     expeditions.commands.CommandError: no database /no/such/arena.sqlite
+    >>> open_store("/no/such/arena.sqlite", create=True)
+    Traceback (most recent call last):
+    expeditions.commands.CommandError: /no/such/arena.sqlite: cannot open as a results database (unable to open database file)
     """
+    import sqlite3
     from pathlib import Path
 
     from arena.store import Store
     from expeditions.commands import CommandError
 
-    if not Path(path).is_file():
+    if not create and not Path(path).is_file():
         raise CommandError(f"no database {path}")
-    return Store(path)
+    try:
+        return Store(path)
+    except sqlite3.Error as err:
+        raise CommandError(f"{path}: cannot open as a results database ({err})") from None
 
 
 def seed_argument(value: str) -> int:

@@ -26,14 +26,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--stop-ms", type=int, default=150, help="allowed delay of the answer to stop (default 150)")
     p.add_argument("--timeout", type=float, default=3.0, help="seconds for replies (default 3)")
     p.add_argument("--log", default=None, metavar="FILE", help="append the bot's stderr to FILE")
-    p.add_argument("command", nargs=argparse.REMAINDER, help="the bot's command line, after --")
+    # Not dest "command": that names the subcommand in error messages (expeditions/cli.py).
+    p.add_argument("bot_command", metavar="COMMAND", nargs=argparse.REMAINDER,
+                   help="the bot's command line, after --")
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from protocol.conformance import CheckConfig, format_table, run_checks
 
-    argv = list(args.command)
+    argv = list(args.bot_command)
     if argv[:1] == ["--"]:
         argv = argv[1:]
     if not argv:

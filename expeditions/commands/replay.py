@@ -5,7 +5,7 @@ import argparse
 
 from arena.replay import ReplayError, replay_lines
 from expeditions.commands import CommandError
-from expeditions.commands.common import existing_store
+from expeditions.commands.common import open_store
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -19,7 +19,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    store = existing_store(args.db)
+    store = open_store(args.db)
     try:
         game = store.game(args.game)
     except LookupError as err:

@@ -55,10 +55,13 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _limits(args: argparse.Namespace) -> Limits:
+    for flag, value in (("--iterations", args.iterations), ("--movetime", args.movetime)):
+        if value is not None and value < 1:
+            raise CommandError(f"{flag} must be at least 1, got {value}")
     return Limits(movetime_ms=args.movetime, iterations=args.iterations)
 
 
-def run_duplicate_mode(args: argparse.Namespace, edition, options: dict) -> int:
+def run_duplicate_mode(args: argparse.Namespace, edition, options: dict, limits: Limits) -> int:
     names = [n.strip() for n in args.bots.split(",") if n.strip()]
     if len(names) != 2:
         raise CommandError("--duplicate needs two bots: --bots A,B")
@@ -106,7 +109,7 @@ def run_duplicate_mode(args: argparse.Namespace, edition, options: dict) -> int:
                   f"margins {'/'.join(f'{m:+d}' for m in pair.margins)} {pair.seconds:.1f}s | {stats.summary()}",
                   flush=True)
 
-    stats = run_duplicate(edition.name, args.games, seed, names[0], names[1], options, _limits(args),
+    stats = run_duplicate(edition.name, args.games, seed, names[0], names[1], options, limits,
                           jobs=args.jobs, progress=progress, players=players, done=done,
                           trace=traces is not None)
     print(stats.summary())
@@ -186,8 +189,9 @@ def _open_results(args: argparse.Namespace) -> ResultsFile | None:
 
 def run(args: argparse.Namespace) -> int:
     edition, options = edition_options(args)
+    limits = _limits(args)
     if args.duplicate:
-        return run_duplicate_mode(args, edition, options)
+        return run_duplicate_mode(args, edition, options, limits)
     if (args.results is not None or args.summarize or args.compare is not None or args.compare_results is not None
             or args.trace is not None):
         raise CommandError("--results, --summarize, --compare and --trace go with --duplicate")
@@ -212,7 +216,7 @@ def run(args: argparse.Namespace) -> int:
         rotation = game % players
         seated = names[rotation:] + names[:rotation]
         policies = [make_bot(name, seed + game * players + i) for i, name in enumerate(seated)]
-        result = play_match(edition.name, seed + game, policies, options, players, limits=_limits(args))
+        result = play_match(edition.name, seed + game, policies, options, players, limits=limits)
         for name, ret, score in zip(seated, result.returns, result.scores):
             totals[name][0] += 1
             totals[name][1] += ret

@@ -1,0 +1,118 @@
+"""Bad input to `expeditions arena` — flags, tournament files, outputs, bot commands — gets one
+`error:` line naming what is wrong, before any game is played and before anything is written:
+no traceback, no results database created, no tournament of forfeits."""
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from arena.config import ResourceLimits, TimeControl, TournamentConfig
+from expeditions.cli import main
+
+BOTS = ["--bot", "greedy", "--bot", "random"]
+
+
+def fails(capsys, argv: list[str]) -> str:
+    """Runs the command, which must fail with exit code 2; its one line of error."""
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    assert "Traceback" not in captured.err and "game" not in captured.out
+    lines = captured.err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("expeditions arena: error: "), captured.err
+    return lines[0]
+
+
+@pytest.mark.parametrize("flags, message", [
+    (["--clock", "-5"], "clock (ms) must be an integer of at least 1, got -5"),
+    (["--movetime", "0"], "movetime (ms) must be an integer of at least 1, got 0"),
+    (["--clock", "1000", "--increment", "-3"], "increment (ms) must be an integer of at least 0, got -3"),
+    (["--margin", "-1"], "margin (ms) must be an integer of at least 0, got -1"),
+    (["--increment", "50"], "an increment goes with a clock"),
+    (["--movetime", "10", "--clock", "100"], "a movetime or a clock, not both"),
+    (["--cpu-seconds", "-1"], "cpu_seconds must be an integer of at least 0"),
+    (["--memory-mb", "-1"], "memory_mb must be an integer of at least 0"),
+    (["--max-failures", "0"], "max_failures must be at least 1, got 0"),
+    (["--deals", "0"], "deals and concurrency must be at least 1"),
+])
+def test_flags_out_of_range(tmp_path, capsys, flags, message):
+    db = tmp_path / "a.sqlite"
+    assert message in fails(capsys, ["arena", *BOTS, "--db", str(db), *flags])
+    assert not db.exists()
+
+
+@pytest.mark.parametrize("flag", ["--plot", "--export"])
+def test_outputs_that_cannot_be_written_are_named_before_playing(tmp_path, capsys, flag):
+    db, target = tmp_path / "a.sqlite", tmp_path / "no-such-dir" / "out"
+    assert f"{flag} {target}: cannot write there" in fails(capsys, ["arena", *BOTS, "--db", str(db), flag, str(target)])
+    assert not db.exists()
+
+
+def test_log_dir_and_database_that_cannot_be_made(tmp_path, capsys):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    assert f"--log-dir {blocker}/logs" in fails(capsys, ["arena", *BOTS, "--db", str(tmp_path / "a.sqlite"),
+                                                       "--log-dir", str(blocker / "logs")])
+    # A file that is not a database is named, and left as it was.
+    assert f"{blocker}: cannot open as a results database" in fails(capsys, ["arena", *BOTS, "--db", str(blocker)])
+    assert blocker.read_text() == "not a directory"
+
+
+def test_a_bot_that_cannot_be_started_is_named(tmp_path, capsys):
+    db = tmp_path / "a.sqlite"
+    missing = tmp_path / "nosuchbot"
+    assert f"bot nosuchbot: cannot run '{missing}'" in fails(capsys, ["arena", "--bot", f"cmd={missing}", "--bot",
+                                                                      "greedy", "--db", str(db)])
+    assert not db.exists()
+
+
+BOT_TABLES = f'''
+[[bots]]
+command = {[sys.executable, "-m", "x"]!r}
+[[bots]]
+command = {[sys.executable, "-m", "y"]!r}
+'''.replace("'", '"')
+
+
+@pytest.mark.parametrize("text, message", [
+    ('edition = "classic"\n[time]\nmovetme = 100\n' + BOT_TABLES, "unknown keys in [time]: movetme"),
+    ('edition = "classic"\n[limits]\nmemory = 5\n' + BOT_TABLES, "unknown keys in [limits]: memory"),
+    ('edition = "classic"\n[sprt]\nfoo = 1\n' + BOT_TABLES, "unknown keys in [sprt]: foo"),
+    ('edition = "classic"\n[sprt]\nelo0 = 0\n' + BOT_TABLES, "[sprt] needs elo0 and elo1"),
+    ('edition = "classic"\nround = 3\n' + BOT_TABLES, "unknown keys in the top level: round"),
+    ('edition = "classic"\ndeals = "x"\n' + BOT_TABLES, "deals must be an integer, got 'x'"),
+    ('edition = "classic"\noptions = 5\n' + BOT_TABLES, "[options] must be a table, got 5"),
+    ('edition = "classic"\n[time]\nclock = "fast"\n' + BOT_TABLES, "clock (ms) must be an integer of at least 1"),
+    ('edition = "classic"\nbots = 5\n', "bots must be [[bots]] tables"),
+    ('edition = "classic"\n[[bots]]\ncommand = 5\n', "every bot needs a command"),
+    ('edition = "classic"\n[[bots]]\ncmd = "x"\n', "unknown keys in [[bots]]: cmd"),
+    ('edition = [\n', "not TOML"),
+    ('edition = "classic"\n', "no [[bots]] tables"),
+])
+def test_tournament_files_name_the_key_at_fault(tmp_path, capsys, text, message):
+    path = tmp_path / "t.toml"
+    path.write_text(text)
+    line = fails(capsys, ["arena", str(path), "--db", str(tmp_path / "a.sqlite")])
+    assert message in line
+    assert not (tmp_path / "a.sqlite").exists()
+
+
+def test_a_well_formed_file_still_reads():
+    """The checks above refuse only what is wrong: the documented format reads as before."""
+    import tempfile
+    from pathlib import Path
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "t.toml"
+        path.write_text('edition = "classic"\ndeals = 3\nseed = 5\n[options]\nrounds = 1\n'
+                        '[time]\nclock = 60000\nincrement = 100\n[limits]\nmemory_mb = 512\n'
+                        '[sprt]\nelo0 = 0\nelo1 = 10\n'
+                        '[[bots]]\nname = "a"\ncommand = "prog-a --fast"\noptions = { Hash = 16 }\n'
+                        '[[bots]]\ncommand = ["prog-b"]\n')
+        config = TournamentConfig.from_toml(path)
+    config.validate()
+    assert (config.deals, config.seed, config.options["rounds"]) == (3, 5, 1)
+    assert config.time == TimeControl(clock_ms=60000, increment_ms=100)
+    assert config.limits == ResourceLimits(memory_mb=512)
+    assert [(b.name, b.command, b.options) for b in config.bots] == [
+        ("a", ["prog-a", "--fast"], {"Hash": "16"}), ("prog-b", ["prog-b"], {})]
