@@ -128,7 +128,19 @@ def test_review_puts_every_decision_with_a_choice_to_the_bot(recorded, capsys):
     (["--position", mid_game().to_text(), "--multipv", "0"], "--multipv must be at least 1"),
     (["--position", mid_game().to_text(), "--iterations", "0"], "--iterations must be at least 1"),
     (["--position", mid_game().to_text(), "--review"], "--review needs --game"),
+    (["--position", mid_game().to_text(), "--searchmoves=,"], "--searchmoves: no decision given"),
 ])
 def test_bad_arguments_get_one_clear_error(argv, reason, capsys):
     assert main(["analyse", *argv]) == 2
     assert reason in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv, reason", [
+    (["--review", "--seat", "2"], "--seat: game 1 has seats 0..1, got 2"),
+    (["--ply", "-1"], "--ply: game 1 has decisions 0.."),
+])
+def test_bad_arguments_about_a_recorded_game(recorded, argv, reason, capsys):
+    db, game = recorded
+    assert main(["analyse", "--db", str(db), "--game", str(game.id), "--bot", "greedy", *argv]) == 2
+    captured = capsys.readouterr()
+    assert reason in captured.err and "Traceback" not in captured.err

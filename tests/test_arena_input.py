@@ -116,3 +116,13 @@ def test_a_well_formed_file_still_reads():
     assert config.limits == ResourceLimits(memory_mb=512)
     assert [(b.name, b.command, b.options) for b in config.bots] == [
         ("a", ["prog-a", "--fast"], {"Hash": "16"}), ("prog-b", ["prog-b"], {})]
+
+
+def test_export_to_a_file_that_cannot_be_made(tmp_path, capsys):
+    from arena.store import Store
+
+    db = tmp_path / "a.sqlite"
+    Store(db).create_tournament(TournamentConfig("classic", []), 0)
+    target = tmp_path / "no-such-dir" / "g.jsonl"
+    assert main(["export", "--db", str(db), "--out", str(target)]) == 2
+    assert f"--out {target}: No such file or directory" in capsys.readouterr().err

@@ -60,8 +60,12 @@ def run(args: argparse.Namespace) -> int:
     view = _view_to_analyse(args)
     if args.multipv < 1:
         raise CommandError("--multipv must be at least 1")
-    limits = replace(_budget(args), searchmoves=tuple(d for d in args.searchmoves.split(",") if d)
-                     if args.searchmoves else None)
+    searchmoves = None
+    if args.searchmoves is not None:
+        searchmoves = tuple(d for d in args.searchmoves.split(",") if d)
+        if not searchmoves:
+            raise CommandError("--searchmoves: no decision given (expected D1,D2,…)")
+    limits = replace(_budget(args), searchmoves=searchmoves)
     try:
         allowed_decisions(view, limits)
     except ValueError as err:
@@ -123,6 +127,10 @@ def _review(args: argparse.Namespace) -> int:
     if args.game is None:
         raise CommandError("--review needs --game")
     game = _game(args)
+    seats = range(len(game.seat_bots))
+    for seat in args.seat or ():
+        if seat not in seats:
+            raise CommandError(f"--seat: game {game.id} has seats 0..{seats[-1]}, got {seat}")
     limits = _budget(args)
     rows = []
     spec = bot_argument(args.bot)

@@ -257,7 +257,11 @@ def run_export(args: argparse.Namespace) -> int:
     if args.out == "-":
         count = store.export_jsonl(tid, sys.stdout)
     else:
-        with open(args.out, "w") as f:
+        try:
+            f = open(args.out, "w")
+        except OSError as err:
+            raise CommandError(f"--out {args.out}: {err.strerror}") from None
+        with f:
             count = store.export_jsonl(tid, f)
     print(f"export: {count} games of tournament {tid}", file=sys.stderr)
     return 0
