@@ -126,3 +126,11 @@ def test_export_to_a_file_that_cannot_be_made(tmp_path, capsys):
     target = tmp_path / "no-such-dir" / "g.jsonl"
     assert main(["export", "--db", str(db), "--out", str(target)]) == 2
     assert f"--out {target}: No such file or directory" in capsys.readouterr().err
+
+
+def test_a_cluster_that_cannot_be_reached_is_named_before_a_tournament_is_stored(tmp_path, capsys):
+    pytest.importorskip("distributed")
+    db = tmp_path / "a.sqlite"
+    line = fails(capsys, ["arena", *BOTS, "--db", str(db), "--scheduler", "nonsense"])
+    assert "--scheduler nonsense: missing port number" in line
+    assert not db.exists()

@@ -131,7 +131,11 @@ def _require(module: str, extra: str) -> None:
 def _runner(config: TournamentConfig, args: argparse.Namespace):
     if args.scheduler:
         from arena.cluster import DaskRunner
-        return DaskRunner(args.scheduler, config.bots, config.limits, config.concurrency if args.concurrency else None)
+        try:
+            return DaskRunner(args.scheduler, config.bots, config.limits,
+                              config.concurrency if args.concurrency else None)
+        except (OSError, ValueError, RuntimeError) as err:  # no answer, a malformed address, no workers
+            raise CommandError(f"--scheduler {args.scheduler}: {err}") from None
     from arena.runner import LocalRunner, ProcessRunner
     if args.processes:
         return ProcessRunner(config.bots, config.limits, config.concurrency, args.log_dir, pin_cpus=args.pin)
@@ -147,21 +151,34 @@ def run(args: argparse.Namespace) -> int:
         _require("distributed", "cluster")
     _check_outputs(args)
     config = build_config(args) if args.resume is None else None
+    store, resumed = None, None
     if config is None:
         store = open_store(args.db)  # resuming reads the database: never create an empty one
         try:
-            tid, config, planned, status = store.tournament(None if args.resume < 0 else args.resume)
+            tid, config, _, status = store.tournament(None if args.resume < 0 else args.resume)
         except LookupError as err:
             raise CommandError(str(err)) from None
         if args.concurrency:
             config.concurrency = args.concurrency
-        if not args.scheduler:
-            _check_commands(config.bots)
+        resumed = tid, status
+    if not args.scheduler:  # a cluster's workers start the bots: their paths are theirs to check
+        _check_commands(config.bots)
+    # The runner first: a cluster that does not answer is named before a tournament is stored.
+    runner = _runner(config, args)
+    try:
+        return _play(args, config, runner, store, resumed)
+    finally:
+        runner.close()
+
+
+def _play(args: argparse.Namespace, config: TournamentConfig, runner, store, resumed) -> int:
+    """Plays the tournament on `runner` — a new one, or with `resumed` (its id and status) the
+    one of `store` — then prints and writes what it found."""
+    if resumed is not None:
+        tid, status = resumed
         tournament = Tournament(config, store, tid)
         print(f"arena: resuming tournament {tid} ({status}) in {args.db}", file=sys.stderr)
     else:
-        if not args.scheduler:  # a cluster's workers start the bots: their paths are theirs to check
-            _check_commands(config.bots)
         store = open_store(args.db, create=True)
         tournament = Tournament(config, store)
     c = tournament.config
@@ -182,7 +199,6 @@ def run(args: argparse.Namespace) -> int:
                 note += f"  dropped: {', '.join(p.dropped)}"
             reporter.update(p.done, p.planned, standings(p.games, tournament.sides), note)
 
-    runner = _runner(c, args)
     previous = signal.signal(signal.SIGTERM, _raise_interrupt)
     try:
         outcome = tournament.run(runner, progress)
@@ -195,7 +211,6 @@ def run(args: argparse.Namespace) -> int:
         signal.signal(signal.SIGTERM, previous)
         if reporter is not None:
             reporter.close()
-        runner.close()
     st = standings(outcome.games, tournament.sides)
     print(standings_text(st))
     print(f"arena: {outcome.status}; {len(outcome.games)} of {outcome.planned} games in {args.db} "
