@@ -134,3 +134,12 @@ def test_a_cluster_that_cannot_be_reached_is_named_before_a_tournament_is_stored
     line = fails(capsys, ["arena", *BOTS, "--db", str(db), "--scheduler", "nonsense"])
     assert "--scheduler nonsense: missing port number" in line
     assert not db.exists()
+
+
+def test_resume_refuses_flags_that_would_change_the_tournament(tmp_path, capsys):
+    from arena.store import Store
+
+    db = tmp_path / "a.sqlite"
+    Store(db).create_tournament(TournamentConfig("classic", []), 0)
+    line = fails(capsys, ["arena", "--resume", "--db", str(db), "--deals", "5", "--movetime", "300", "-o", "rounds=1"])
+    assert "--option, --deals, --movetime cannot change it" in line

@@ -150,6 +150,8 @@ def run(args: argparse.Namespace) -> int:
     if args.scheduler:
         _require("distributed", "cluster")
     _check_outputs(args)
+    if args.resume is not None:
+        _check_nothing_to_change(args)
     config = build_config(args) if args.resume is None else None
     store, resumed = None, None
     if config is None:
@@ -232,6 +234,23 @@ def _play(args: argparse.Namespace, config: TournamentConfig, runner, store, res
         written = False
     store.close()
     return 0 if written else 1
+
+
+TOURNAMENT_FLAGS = {"file": "a tournament file", "edition": "--edition", "option": "--option", "players": "--players",
+                    "bot": "--bot", "format": "--format", "deals": "--deals", "seed": "--seed",
+                    "movetime": "--movetime", "clock": "--clock", "increment": "--increment", "margin": "--margin",
+                    "sprt": "--sprt", "max_failures": "--max-failures", "memory_mb": "--memory-mb",
+                    "cpu_seconds": "--cpu-seconds"}
+"""The flags that define a tournament (what --resume restores from the database as it was)."""
+
+
+def _check_nothing_to_change(args: argparse.Namespace) -> None:
+    """--resume plays the stored tournament as it was stored: a flag that would change it is an
+    error, not silently ignored (only how it is run may change: -j, the runner, the outputs)."""
+    given = [flag for dest, flag in TOURNAMENT_FLAGS.items() if getattr(args, dest) not in (None, [])]
+    if given:
+        raise CommandError(f"--resume continues the stored tournament unchanged; {', '.join(given)} "
+                           f"cannot change it (start a new tournament instead)")
 
 
 def _check_outputs(args: argparse.Namespace) -> None:
