@@ -50,6 +50,24 @@ class TraceFile:
     def __init__(self, path: str | os.PathLike) -> None:
         self.path = os.fspath(path)
 
+    def prepare(self) -> str | None:
+        """Reads the file whole before anything is appended to it, as a results file is read: a
+        file that is not a trace file raises TraceFileError and is left as it was. A tail cut short
+        (a run killed while writing it) is cut off, so that the next write starts a line, or a
+        gzip member, of its own; the notice returned says so (None when there was none)."""
+        if not os.path.exists(self.path):
+            return None
+        for _ in read_traces(self.path):
+            pass
+        data, complete = _read_complete(self.path)
+        size = os.path.getsize(self.path)
+        if complete == size:
+            return None
+        with open(self.path, "r+b") as f:
+            f.truncate(complete)
+        return (f"{self.path}: an unfinished trace at its end (a run stopped while writing it) was cut off "
+                f"({size - complete} bytes); its game is traced again when its deal is played again")
+
     def append(self, config: RunConfig, pair: PairResult) -> None:
         lines = [json.dumps({**config.as_json(), "deal": pair.seed, "code": code_version(), **trace},
                             separators=(",", ":")) + "\n" for trace in pair.traces]
@@ -62,25 +80,29 @@ class TraceFile:
             os.fsync(f.fileno())
 
 
-def _read_bytes(path: str) -> bytes:
-    """A trace file's bytes, decompressed when its name ends in `.gz`. A last gzip member cut short
-    (a run killed while writing it) is left out, like an unfinished line of a plain file."""
+def _read_complete(path: str) -> tuple[bytes, int]:
+    """A trace file's text (decompressed when its name ends in `.gz`) up to its last complete line
+    or gzip member, and the byte length of the file that holds it. A tail cut short (a run killed
+    while writing it) is left out."""
     with open(path, "rb") as f:
         data = f.read()
     if not path.endswith(".gz"):
-        return data
-    out = []
-    while data:
+        complete = data.rfind(b"\n") + 1
+        return data[:complete], complete
+    out, complete = [], 0
+    rest = data
+    while rest:
         member = zlib.decompressobj(wbits=31)
         try:
-            text = member.decompress(data)
+            text = member.decompress(rest)
         except zlib.error as e:
             raise TraceFileError(f"{path}: not a gzip file, or damaged ({e})") from None
         if not member.eof:
             break
         out.append(text)
-        data = member.unused_data
-    return b"".join(out)
+        rest = member.unused_data
+        complete = len(data) - len(rest)
+    return b"".join(out), complete
 
 
 _FIELDS = ("edition", "options", "players", "deal", "game", "seats_a", "moves", "searches")
@@ -91,9 +113,8 @@ def read_traces(path: str | os.PathLike) -> Iterator[dict]:
     between its results and its traces: the first). An unfinished last line (a run killed while
     writing it) is skipped; any other malformed line raises TraceFileError with its number."""
     seen: set[str] = set()
-    data = _read_bytes(os.fspath(path))
-    # The last piece has no newline: empty, or a write cut short (its game is played again on resume).
-    lines = data.split(b"\n")[:-1]
+    data, _ = _read_complete(os.fspath(path))
+    lines = data.split(b"\n")[:-1]  # the last piece is empty: the text ends with a complete line
     for number, raw in enumerate(lines, start=1):
         if not raw.strip():
             continue

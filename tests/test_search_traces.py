@@ -106,6 +106,32 @@ def test_a_gz_trace_file_is_written_compressed_and_reads_like_a_plain_one(tmp_pa
         list(read_traces(packed))
 
 
+@pytest.mark.parametrize("name", ["t.jsonl", "t.jsonl.gz"])
+def test_a_run_resumed_after_a_cut_write_keeps_the_file_readable(tmp_path, capsys, name):
+    """A run killed while writing its traces leaves a tail cut short; the next run cuts it off
+    before appending, so that its own write starts a line (or gzip member) of its own — appended
+    after the tail, it would have made the line unreadable, or every member after it."""
+    path = tmp_path / name
+    assert main(RUN + ["-e", "classic", "--games", "1", "--seed", "40", "--trace", str(path)]) == 0
+    whole = path.read_bytes()
+    assert main(RUN + ["-e", "classic", "--games", "1", "--seed", "41", "--trace", str(path)]) == 0
+    cut = path.read_bytes()[:len(whole) + 25]  # the second run's write, cut short
+    path.write_bytes(cut)
+    capsys.readouterr()
+    assert main(RUN + ["-e", "classic", "--games", "1", "--seed", "42", "--trace", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "an unfinished trace at its end" in out and "(25 bytes)" in out
+    assert [g["deal"] for g in read_traces(path)] == [40, 40, 42, 42]
+
+
+def test_a_file_that_is_not_a_trace_file_is_refused_and_left_as_it_was(tmp_path, capsys):
+    notes = tmp_path / "notes.md"
+    notes.write_text("# notes\nnot traces\n")
+    assert main(RUN + ["-e", "classic", "--games", "1", "--seed", "40", "--trace", str(notes)]) == 2
+    assert f"--trace: {notes} line 1: not a JSON object" in capsys.readouterr().err
+    assert notes.read_text() == "# notes\nnot traces\n"
+
+
 def test_research_reports_how_far_a_setting_moves_the_searchs_decisions(tmp_path, capsys):
     from bots.trace_research import main as research_main, research, sample, traced_regret
 

@@ -7,7 +7,7 @@ import os
 
 from bots.duplicate import DuplicateStats, make_bot, paired_difference, run_duplicate
 from bots.duplicate_results import ResultsFile, ResultsFileError, RunConfig
-from bots.search_traces import TraceFile
+from bots.search_traces import TraceFile, TraceFileError
 from bots.match import play_match
 from bots.policy import Limits
 from bots.registry import POLICIES
@@ -161,7 +161,14 @@ def _open_traces(args: argparse.Namespace) -> TraceFile | None:
         open(args.trace, "ab").close()
     except OSError as e:
         raise CommandError(f"--trace {args.trace}: {e.strerror}") from None
-    return TraceFile(args.trace)
+    traces = TraceFile(args.trace)
+    try:
+        notice = traces.prepare()
+    except TraceFileError as e:
+        raise CommandError(f"--trace: {e}") from None
+    if notice:
+        print(notice, flush=True)
+    return traces
 
 
 def _open_results(args: argparse.Namespace) -> ResultsFile | None:
