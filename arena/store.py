@@ -72,6 +72,11 @@ def now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
 
 
+class ForeignDatabaseError(sqlite3.DatabaseError):
+    """An SQLite database that is not a results database (a `sqlite3.Error`, as a file that is not
+    a database at all is)."""
+
+
 class Store:
     """The results database. Safe to use from several threads (one connection, one lock)."""
 
@@ -79,6 +84,10 @@ class Store:
         self.path = str(path)
         self._lock = threading.Lock()
         self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        tables = {row[0] for row in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if tables and "tournament" not in tables:  # another program's database: change nothing in it
+            self._db.close()
+            raise ForeignDatabaseError(f"it holds other tables ({', '.join(sorted(tables))}), not results")
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute("PRAGMA foreign_keys=ON")

@@ -143,3 +143,17 @@ def test_resume_refuses_flags_that_would_change_the_tournament(tmp_path, capsys)
     Store(db).create_tournament(TournamentConfig("classic", []), 0)
     line = fails(capsys, ["arena", "--resume", "--db", str(db), "--deals", "5", "--movetime", "300", "-o", "rounds=1"])
     assert "--option, --deals, --movetime cannot change it" in line
+
+
+def test_another_programs_database_is_refused_and_left_as_it_was(tmp_path, capsys):
+    import sqlite3
+
+    db = tmp_path / "other.sqlite"
+    with sqlite3.connect(db) as con:
+        con.execute("CREATE TABLE notes (text)")
+    for argv in (["arena", *BOTS], ["replay", "--game", "1"], ["export"]):
+        assert main([*argv, "--db", str(db)]) == 2
+        assert "it holds other tables (notes), not results" in capsys.readouterr().err
+    with sqlite3.connect(db) as con:
+        assert con.execute("SELECT name FROM sqlite_master").fetchall() == [("notes",)]
+        assert con.execute("PRAGMA journal_mode").fetchone() == ("delete",)
