@@ -102,11 +102,21 @@ def parse_sprt(tokens: Sequence[str]) -> Sprt:
         key, sep, value = token.partition("=")
         if not sep or key not in ("elo0", "elo1", "alpha", "beta", "model"):
             raise ValueError(f"--sprt: bad token {token!r} (expected elo0=, elo1=, alpha=, beta=, model=)")
+        if key in values:
+            raise ValueError(f"--sprt: {key} given twice")
         values[key] = value
     if "elo0" not in values or "elo1" not in values:
         raise ValueError("--sprt needs elo0= and elo1=")
+    numbers = {}
+    for key in ("elo0", "elo1", "alpha", "beta"):
+        text = values.get(key, "0.05")
+        try:
+            numbers[key] = float(text)
+        except ValueError:
+            raise ValueError(f"--sprt: {key} must be a number, got {text!r}") from None
+        if not math.isfinite(numbers[key]):
+            raise ValueError(f"--sprt: {key} must be finite, got {text!r}")
     try:
-        return Sprt(float(values["elo0"]), float(values["elo1"]), float(values.get("alpha", 0.05)),
-                    float(values.get("beta", 0.05)), values.get("model", "normalized"))
+        return Sprt(**numbers, model=values.get("model", "normalized"))
     except ValueError as err:
         raise ValueError(f"--sprt: {err}") from None

@@ -68,6 +68,11 @@ def test_parse_sprt():
     for bad in ("elo0=0", "elo0=5 elo1=0", "elo0=0 elo1=5 alpha=2", "elo0=0 elo1=5 x=1"):
         with pytest.raises(ValueError):
             parse_sprt(bad)
+    for bad, message in (("elo0=x elo1=5", "elo0 must be a number, got 'x'"),
+                         ("elo0=0 elo1=5 elo1=6", "elo1 given twice"),
+                         ("elo0=0 elo1=inf", "elo1 must be finite")):
+        with pytest.raises(ValueError, match=message):
+            parse_sprt(bad)
 
 
 def test_rating_list_matches_a_two_player_score():
