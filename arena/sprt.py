@@ -50,6 +50,10 @@ class Sprt:
     model: str = "normalized"  # or "logistic"
 
     def __post_init__(self) -> None:
+        for name in ("elo0", "elo1", "alpha", "beta"):
+            value = getattr(self, name)
+            if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value):
+                raise ValueError(f"SPRT {name} must be a finite number, got {value!r}")
         if not 0 < self.alpha < 1 or not 0 < self.beta < 1:
             raise ValueError(f"SPRT alpha and beta must lie in (0, 1), got {self.alpha}, {self.beta}")
         if self.elo1 <= self.elo0:
@@ -114,8 +118,6 @@ def parse_sprt(tokens: Sequence[str]) -> Sprt:
             numbers[key] = float(text)
         except ValueError:
             raise ValueError(f"--sprt: {key} must be a number, got {text!r}") from None
-        if not math.isfinite(numbers[key]):
-            raise ValueError(f"--sprt: {key} must be finite, got {text!r}")
     try:
         return Sprt(**numbers, model=values.get("model", "normalized"))
     except ValueError as err:

@@ -70,9 +70,11 @@ def test_parse_sprt():
             parse_sprt(bad)
     for bad, message in (("elo0=x elo1=5", "elo0 must be a number, got 'x'"),
                          ("elo0=0 elo1=5 elo1=6", "elo1 given twice"),
-                         ("elo0=0 elo1=inf", "elo1 must be finite")):
+                         ("elo0=0 elo1=inf", "elo1 must be a finite number")):
         with pytest.raises(ValueError, match=message):
             parse_sprt(bad)
+    with pytest.raises(ValueError, match="SPRT elo0 must be a finite number, got 'x'"):
+        Sprt("x", 5)  # as a tournament file can give it
 
 
 def test_rating_list_matches_a_two_player_score():
