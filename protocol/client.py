@@ -55,6 +55,21 @@ QUIT_TIMEOUT = 1.0
 SEND_TIMEOUT = 5.0
 """Seconds a command may wait for room in the bot's stdin pipe (a bot that stops reading)."""
 
+MAX_LINE_BYTES = 1 << 20
+"""The longest line a bot may write. UEI lines are short (a long `pv` is a few kilobytes); a bot
+that writes on without a newline is broken, and must not fill the client's memory."""
+
+MAX_KEPT = 4096
+"""Info lines kept per search (and unsolicited or ignored lines per bot): past this, the older half
+is dropped, so that a bot reporting at every iteration costs bounded memory. What the client
+reads from them is recent: the latest report of each line (`PlayResult.lines`)."""
+
+
+def _keep_recent(items: list) -> None:
+    """Drops the older half of `items` once it holds more than MAX_KEPT."""
+    if len(items) > MAX_KEPT:
+        del items[:len(items) - MAX_KEPT // 2]
+
 
 @dataclass
 class PlayResult:
@@ -115,6 +130,7 @@ class Search:
 
     def _deliver_info(self, info: Info) -> None:
         self.info.append(info)
+        _keep_recent(self.info)
         if self._on_info is not None:
             self._on_info(info)
 
@@ -561,7 +577,7 @@ class Engine:
                 self._eof = True
                 return False
             self._buffer += chunk
-            if len(chunk) < 65536:
+            if len(chunk) < 65536 or len(self._buffer) > MAX_LINE_BYTES:  # the caller checks the length
                 return True
 
     def _next_line(self, deadline: float | None) -> str | None:
@@ -578,6 +594,9 @@ class Engine:
                     return raw.decode("utf-8", "replace")
                 return None
             if self._fill() and b"\n" not in self._buffer and not self._eof:
+                if len(self._buffer) > MAX_LINE_BYTES:
+                    start, self._buffer = bytes(self._buffer[:60]), bytearray()  # free it: the bot is broken
+                    raise ProtocolError(f"a line of more than {MAX_LINE_BYTES} bytes (starting {start!r})")
                 remaining = None if deadline is None else deadline - time.perf_counter()
                 if remaining is not None and remaining <= 0:
                     raise EngineTimeoutError("deadline")
@@ -604,6 +623,7 @@ class Engine:
         if self.strict:
             raise ProtocolError(f"{why}: {line[:200]!r}", line=line)
         self.ignored.append(line)
+        _keep_recent(self.ignored)
 
     def _dispatch(self, line: str) -> None:
         """Routes one line from the bot to whoever waits for it."""
@@ -627,12 +647,14 @@ class Engine:
                     raise search.error
             else:
                 self.unsolicited.append(info)
+                _keep_recent(self.unsolicited)
         elif word == "bestmove":
             if len(tokens) != 2:
                 return self._garbage(line, "bestmove must be followed by exactly one decision")
             search = self._search
             if search is None:
                 self.ignored.append(line)  # the answer to a search the caller gave up on
+                _keep_recent(self.ignored)
                 return
             search.result = PlayResult(tokens[1], search.info, (time.perf_counter() - search.started) * 1000)
             self._search = None

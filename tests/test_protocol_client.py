@@ -179,6 +179,29 @@ def test_garbage_is_a_protocol_error() -> None:
     lenient.quit()
 
 
+def test_a_line_that_never_ends_is_a_protocol_error_not_a_memory_hog() -> None:
+    from protocol.client import MAX_LINE_BYTES
+
+    bot = start([sys.executable, str(BOTS / "flood.py"), "line"])
+    state = mid_game()
+    with pytest.raises(ProtocolError, match=f"a line of more than {MAX_LINE_BYTES} bytes .starting b'xxxx"):
+        bot.play(state.view_text(state.to_move), timeout=10)
+    assert len(bot._buffer) <= 2 * MAX_LINE_BYTES  # what it read of the line is not kept
+    bot.close()
+
+
+def test_a_flood_of_info_lines_keeps_the_recent_ones() -> None:
+    from protocol.client import MAX_KEPT
+
+    bot = start([sys.executable, str(BOTS / "flood.py"), "info"])
+    state = mid_game()
+    result = bot.play(state.view_text(state.to_move), timeout=30)
+    assert result.decision in state.legal_text()
+    assert MAX_KEPT // 2 <= len(result.info) <= MAX_KEPT
+    assert result.info[-1]["iterations"] == 19999 and result.lines[0]["iterations"] == 19999
+    bot.quit()
+
+
 def test_handshake_timeout_and_banner(tmp_path: Path) -> None:
     silent = script(tmp_path, "time.sleep(30)\n")
     started = time.perf_counter()
