@@ -10,10 +10,45 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+import engine
 from arena.record import GameRecord
 from arena.replay import positions
 from bots.policy import Limits
-from protocol.client import Engine
+from engine.errors import NotationError
+from protocol.client import Engine, PlayResult
+from protocol.errors import EngineTimeoutError, ProtocolError
+
+MOVETIME_GRACE_S = 5.0
+"""How long past its movetime a consulted bot may take before it is sent `stop`."""
+PATIENCE_S = 60.0
+"""How long a bot searching to another limit (iterations) may take before it is sent `stop`."""
+AFTER_STOP_S = 1.0
+"""How long a bot may take to answer `stop`."""
+
+
+def consult(bot: Engine, view: engine.View, limits: Limits) -> PlayResult:
+    """The bot's answer and report on `view`, checked: a bot that does not answer in time is sent
+    `stop`, and then EngineTimeoutError; an answer that is not a legal decision of the view is a
+    ProtocolError, never shown as the bot's choice."""
+    patience = limits.movetime_ms / 1000 + MOVETIME_GRACE_S if limits.movetime_ms else PATIENCE_S
+    search = bot.start_search(limits, view=view.text)
+    try:
+        result = search.wait(patience)
+    except EngineTimeoutError:
+        search.stop()
+        try:
+            result = search.wait(AFTER_STOP_S)
+        except EngineTimeoutError:
+            raise EngineTimeoutError(f"{bot.name} gave no bestmove within {patience:.1f} s, "
+                                     f"nor {AFTER_STOP_S:g} s after stop") from None
+    try:
+        decision = view.state.parse_decision(result.decision)
+    except NotationError as err:
+        raise ProtocolError(f"{bot.name} answered {result.decision!r}: {err}") from None
+    if decision not in view.legal():
+        raise ProtocolError(f"{bot.name} answered {result.decision!r}, not a legal decision here "
+                            f"(legal: {' '.join(view.legal_text())})")
+    return result
 
 
 @dataclass(frozen=True)
@@ -60,8 +95,7 @@ def review_game(game: GameRecord, bot: Engine, limits: Limits, seats: Sequence[i
             if record.seat != current_seat:
                 bot.new_game(state.edition, state.options, state.num_seats, record.seat)
                 current_seat = record.seat
-            result = bot.play(state.view_text(record.seat), limits,
-                              timeout=(limits.movetime_ms or 0) / 1000 + 60.0)
+            result = consult(bot, state.view(record.seat), limits)
             lines = {line["pv"][0]: line for line in result.lines if line.get("pv")}
             mine, best = lines.get(played, {}), lines.get(result.decision, {})
             yield ReviewedDecision(ply, record.seat, played, result.decision, mine.get("value"), best.get("value"),

@@ -144,3 +144,27 @@ def test_bad_arguments_about_a_recorded_game(recorded, argv, reason, capsys):
     assert main(["analyse", "--db", str(db), "--game", str(game.id), "--bot", "greedy", *argv]) == 2
     captured = capsys.readouterr()
     assert reason in captured.err and "Traceback" not in captured.err
+
+
+def test_a_bot_that_does_not_answer_is_stopped_then_named(monkeypatch, capsys):
+    import time
+
+    import arena.review
+
+    monkeypatch.setattr(arena.review, "MOVETIME_GRACE_S", 0.2)
+    monkeypatch.setattr(arena.review, "AFTER_STOP_S", 0.2)
+    hang = f"cmd={shlex.join([sys.executable, str(BOTS / 'hang.py')])}"
+    started = time.perf_counter()
+    assert main(["analyse", "--position", mid_game().to_text(), "--movetime", "50", "--brief", "--bot", hang]) == 2
+    assert time.perf_counter() - started < 10
+    assert "hang gave no bestmove within 0.2 s, nor 0.2 s after stop" in capsys.readouterr().err
+
+
+def test_an_illegal_answer_is_an_error_not_the_bots_choice(recorded, capsys):
+    illegal = f"cmd={shlex.join([sys.executable, str(BOTS / 'illegal.py')])}"
+    assert main(["analyse", "--position", mid_game().to_text(), "--movetime", "50", "--brief", "--bot", illegal]) == 2
+    err = capsys.readouterr().err
+    assert "illegal answered" in err and "not a legal decision here (legal: " in err
+    db, game = recorded
+    assert main(["analyse", "--db", str(db), "--game", str(game.id), "--review", "--bot", illegal]) == 2
+    assert "not a legal decision here" in capsys.readouterr().err

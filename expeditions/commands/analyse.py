@@ -52,6 +52,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from arena.review import consult
     from protocol.client import Engine
     from protocol.errors import SearchRejectedError
 
@@ -82,9 +83,8 @@ def run(args: argparse.Namespace) -> int:
               f"turn {state.turn}; legal: {' '.join(view.legal_text())}")
         if not args.brief:
             print(state.pretty(view.seat))
-        timeout = (limits.movetime_ms or 0) / 1000 + 60.0
         try:
-            result = bot.play(view.text, limits, timeout=timeout)
+            result = consult(bot, view, limits)
         except SearchRejectedError as err:
             raise CommandError(f"{bot.name}: {err}") from None
     for line in format_lines(result.lines):
