@@ -160,12 +160,15 @@ class TournamentConfig:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> TournamentConfig:
+        """A configuration as `to_json` stored it. Its time control and limits are read as they
+        were written, unchecked: a tournament stored under looser checks (an earlier version) stays
+        readable — replayed, exported — though `validate` refuses to play more of it."""
         data = dict(data)
         data["bots"] = [BotSpec(**b) if isinstance(b, dict) else b for b in data.get("bots", [])]
         if isinstance(data.get("time"), dict):
-            data["time"] = TimeControl(**data["time"])
+            data["time"] = _restored(TimeControl, data["time"])
         if isinstance(data.get("limits"), dict):
-            data["limits"] = ResourceLimits(**data["limits"])
+            data["limits"] = _restored(ResourceLimits, data["limits"])
         if isinstance(data.get("sprt"), dict):
             data["sprt"] = Sprt(**data["sprt"])
         return cls(**data)
@@ -219,6 +222,20 @@ class TournamentConfig:
                 raise ValueError(f"{path}: {key} must be {'a string' if kind is str else 'an integer'}, "
                                  f"got {raw[key]!r}")
         return cls(**raw)
+
+
+def _restored(kind: type, stored: dict[str, Any]) -> Any:
+    """An instance of the dataclass `kind` with the stored fields (defaults for those missing),
+    without the checks its constructor makes of new input.
+
+    >>> _restored(TimeControl, {"movetime_ms": 0, "margin_ms": 100})
+    TimeControl(movetime_ms=0, clock_ms=None, increment_ms=0, margin_ms=100)
+    """
+    restored = kind.__new__(kind)
+    for name, spec in kind.__dataclass_fields__.items():
+        default = spec.default_factory() if callable(spec.default_factory) else spec.default
+        setattr(restored, name, stored.get(name, default))
+    return restored
 
 
 def _table(path: str | Path, what: str, value: Any) -> dict[str, Any]:

@@ -157,3 +157,26 @@ def test_another_programs_database_is_refused_and_left_as_it_was(tmp_path, capsy
     with sqlite3.connect(db) as con:
         assert con.execute("SELECT name FROM sqlite_master").fetchall() == [("notes",)]
         assert con.execute("PRAGMA journal_mode").fetchone() == ("delete",)
+
+
+def test_a_tournament_stored_under_looser_checks_stays_readable_but_is_not_resumed(tmp_path, capsys):
+    """An earlier version took `--movetime 0`: its tournament still exports; resuming it is refused
+    with the reason, not a traceback."""
+    import json
+
+    from arena.config import builtin_bot
+    from arena.store import Store
+
+    db = tmp_path / "old.sqlite"
+    config = TournamentConfig("classic", [builtin_bot("greedy"), builtin_bot("random")], deals=1)
+    stored = json.loads(config.to_json())
+    stored["time"]["movetime_ms"] = 0
+    store = Store(db)
+    tid = store.create_tournament(config, 2)
+    store._db.execute("UPDATE tournament SET config = ? WHERE id = ?", (json.dumps(stored), tid))
+    assert store.tournament(tid)[1].time.movetime_ms == 0
+    store.close()
+    assert main(["export", "--db", str(db)]) == 0
+    assert "export: 0 games of tournament 1" in capsys.readouterr().err
+    line = fails(capsys, ["arena", "--resume", "--db", str(db)])
+    assert "tournament 1 cannot be resumed: time control: movetime (ms) must be an integer of at least 1" in line

@@ -178,7 +178,10 @@ def _play(args: argparse.Namespace, config: TournamentConfig, runner, store, res
     one of `store` — then prints and writes what it found."""
     if resumed is not None:
         tid, status = resumed
-        tournament = Tournament(config, store, tid)
+        try:
+            tournament = Tournament(config, store, tid)
+        except ValueError as err:  # stored by an earlier version under looser checks
+            raise CommandError(f"tournament {tid} cannot be resumed: {err}") from None
         print(f"arena: resuming tournament {tid} ({status}) in {args.db}", file=sys.stderr)
     else:
         store = open_store(args.db, create=True)
