@@ -82,6 +82,19 @@ def test_command_is_required() -> None:
     assert done.returncode == 2 and "give the bot's command" in done.stderr
 
 
+@pytest.mark.parametrize("flags, message", [
+    (["--timeout", "-1"], "--timeout must be more than 0 seconds"),
+    (["--stop-ms", "-5"], "--margin-ms and --stop-ms must be at least 0"),
+    (["--editions", "classic,foo"], "unknown edition 'foo'"),
+])
+def test_bad_flags_are_named_before_the_bot_starts(capsys, flags, message) -> None:
+    from expeditions.cli import main
+
+    assert main(["protocol-check", *flags, "--", "no-such-bot"]) == 2
+    captured = capsys.readouterr()
+    assert message in captured.err and "protocol-check: no-such-bot" not in captured.out
+
+
 def test_errors_name_the_subcommand() -> None:
     """The bot's command line is not the subcommand: errors start `expeditions protocol-check:`."""
     done = subprocess.run(expeditions_argv("protocol-check", "--positions", "0", "--", "mybot"), capture_output=True,

@@ -45,6 +45,15 @@ def run(args: argparse.Namespace) -> int:
     editions = tuple(e.strip() for e in args.editions.split(",")) if args.editions else None
     if args.movetime < 0:
         raise CommandError("--movetime must be at least 0")
+    if args.margin_ms < 0 or args.stop_ms < 0:
+        raise CommandError("--margin-ms and --stop-ms must be at least 0")
+    if not args.timeout > 0:  # also NaN
+        raise CommandError(f"--timeout must be more than 0 seconds, got {args.timeout}")
+    if editions is not None:
+        import engine
+
+        for name in editions:
+            engine.get_edition(name)  # an unknown name is the engine's one-line error
     config = CheckConfig(argv, editions=editions, positions=args.positions, games=args.games, seed=args.seed,
                          fast_movetime_ms=args.movetime,
                          margin_ms=args.margin_ms, stop_ms=args.stop_ms, reply_timeout=args.timeout,
