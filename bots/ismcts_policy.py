@@ -76,6 +76,11 @@ without it on the same match deals: expedition +0.10 a game over 52; classic +0.
 points a match over 107)."""
 
 ROOT_CANDIDATES = {"partners": 12}
+
+MAX_TREE_NODES = 2_000_000_000
+"""The most nodes one tree can index (bots/ismcts.pyx)."""
+MAX_HASH_MB = MAX_TREE_NODES * NODE_BYTES // 2**20
+"""The largest `Hash` one tree can use (with Threads > 1 the trees share it)."""
 """The root decisions searched by edition when RootCandidates is -1 (0: all), from duplicate
 matches (docs/strength.md): in `partners` the two-card passes multiply the decisions, and a
 second of search spread over all of them chose worse than greedy."""
@@ -112,7 +117,7 @@ class IsmctsPolicy(Policy):
 
     name = "ismcts"
     options = (
-        PolicyOption("Hash", "spin", 64, 1, 65536, help="MB of search-tree nodes, all threads together"),
+        PolicyOption("Hash", "spin", 64, 1, MAX_HASH_MB, help="MB of search-tree nodes, all threads together"),
         PolicyOption("Threads", "spin", 1, 1, 64, help="independent trees searched in parallel (root parallelism)"),
         PolicyOption("Exploration", "spin", DEFAULTS["Exploration"], 0, 1000,
                      help="UCB exploration constant, in hundredths"),
@@ -199,7 +204,14 @@ class IsmctsPolicy(Policy):
         if name == "Seed":
             self._rng = random.Random(self.settings["Seed"])
         if name in ("Hash", "Threads"):
+            # Allocated now, as Stockfish sizes its hash at setoption: a size that cannot be had is
+            # refused here (set_option then keeps the previous value), not found at the next go.
             self._trees = []
+            try:
+                self._allocate_trees()
+            except MemoryError:
+                raise ValueError(f"option {name}: cannot allocate {self.settings['Hash']} MB of search nodes "
+                                 f"for {self.settings['Threads']} thread(s); the previous setting stays") from None
         self._last = None
 
     def new_game(self, edition: str, options: dict[str, int], players: int, seat: int) -> None:
@@ -212,12 +224,15 @@ class IsmctsPolicy(Policy):
         chosen = self.settings["RootCandidates"]
         return ROOT_CANDIDATES.get(self._edition, 0) if chosen < 0 else chosen
 
-    def _ensure_trees(self) -> list[Tree]:
+    def _allocate_trees(self) -> None:
         threads = self.settings["Threads"]
-        if len(self._trees) != threads:
-            capacity = max(2, self.settings["Hash"] * 2**20 // NODE_BYTES // threads)
-            self._trees = []  # free the old pools before allocating the new ones
-            self._trees = [Tree(capacity) for _ in range(threads)]
+        capacity = max(2, self.settings["Hash"] * 2**20 // NODE_BYTES // threads)
+        self._trees = []  # free the old pools before allocating the new ones
+        self._trees = [Tree(capacity) for _ in range(threads)]
+
+    def _ensure_trees(self) -> list[Tree]:
+        if len(self._trees) != self.settings["Threads"]:
+            self._allocate_trees()
         s = self.settings
         for tree in self._trees:
             tree.configure(exploration=s["Exploration"] / 100.0, rollout=s["Rollout"], epsilon=s["Epsilon"] / 100.0,

@@ -148,8 +148,14 @@ class Policy(ABC):
         if spec is None:
             known = ", ".join(o.name for o in self.options) or "none"
             raise ValueError(f"unknown option {name!r} (options: {known})")
+        previous = self.settings[spec.name]
         self.settings[spec.name] = coerce_option(spec, value)
-        self.on_option(spec.name)
+        try:
+            self.on_option(spec.name)
+        except ValueError:  # the policy could not take the value: it keeps the previous one
+            self.settings[spec.name] = previous
+            self.on_option(spec.name)
+            raise
 
     def on_option(self, name: str) -> None:
         """Hook called after a setting changed."""

@@ -400,6 +400,37 @@ def test_hash_and_threads_reallocate():
     assert bot.last_search.capacity == 4 * 2**20 // NODE_BYTES
 
 
+def test_a_hash_that_cannot_be_allocated_is_refused_at_setoption(monkeypatch):
+    """As Stockfish sizes its hash at setoption: the error comes there, and the bot keeps the
+    previous size and plays (it used to fail at the next go and answer the first legal decision)."""
+    import bots.ismcts_policy as policy_module
+
+    real_tree = policy_module.Tree
+
+    def scarce_tree(capacity):
+        if capacity > 3_000_000:  # the memory this machine has, say
+            raise MemoryError(f"cannot allocate {capacity} search nodes")
+        return real_tree(capacity)
+
+    monkeypatch.setattr(policy_module, "Tree", scarce_tree)
+    bot = IsmctsPolicy(seed=1)
+    with pytest.raises(ValueError, match="option Hash: cannot allocate 100 MB of search nodes for 1 thread"):
+        bot.set_option("Hash", "100")
+    assert bot.settings["Hash"] == 64
+    assert bot.choose(_view(), Limits(iterations=100)) in _view().legal()
+    assert bot.last_search.capacity == 64 * 2**20 // NODE_BYTES
+
+
+def test_the_largest_hash_announced_fits_one_tree():
+    from bots.ismcts_policy import MAX_HASH_MB, MAX_TREE_NODES
+
+    hash_option = next(o for o in IsmctsPolicy.options if o.name == "Hash")
+    assert hash_option.max == MAX_HASH_MB
+    assert MAX_HASH_MB * 2**20 // NODE_BYTES <= MAX_TREE_NODES < (MAX_HASH_MB + 1) * 2**20 // NODE_BYTES
+    with pytest.raises(ValueError, match="a tree needs 2..2e9 nodes"):
+        Tree(MAX_TREE_NODES + 1)
+
+
 @pytest.mark.parametrize("edition", ["classic", "partners", "expedition", "board"])
 @pytest.mark.parametrize("k", [1, 3])
 def test_root_candidates_are_the_heuristics_best(edition, k):
