@@ -51,18 +51,42 @@ class EloEstimate:
         return f"{self.elo + 0.0:+.1f} [{self.low + 0.0:+.1f}, {self.high + 0.0:+.1f}] LOS {100 * self.los:.1f}%"
 
 
+def _score_interval(mean: float, stderr: float, n: int) -> tuple[float, float]:
+    """The 95% interval of a mean score in 0..1: normal, from the observed spread — unless there
+    is none (every pair, or game, scored alike: one pair, or ten pairs all won), where that
+    interval would shrink to a point. Then the Wilson interval of a proportion `mean` over `n`
+    trials, whose width comes from n alone (all of 1 pair won: 0.21..1, of 100 pairs: 0.96..1).
+
+    >>> [round(x, 3) for x in _score_interval(1.0, 0.0, 1)], [round(x, 3) for x in _score_interval(1.0, 0.0, 100)]
+    ([0.207, 1.0], [0.963, 1.0])
+    """
+    if stderr > 0.0:
+        return mean - Z95 * stderr, mean + Z95 * stderr
+    z2 = Z95 * Z95
+    centre = (mean + z2 / (2 * n)) / (1 + z2 / n)
+    half = Z95 / (1 + z2 / n) * math.sqrt(mean * (1 - mean) / n + z2 / (4 * n * n))
+    return centre - half, centre + half
+
+
+def _estimate(mean: float, stderr: float, n: int, pairs: int) -> EloEstimate:
+    low, high = _score_interval(mean, stderr, n)
+    if stderr > 0.0:
+        los = _normal_cdf((mean - 0.5) / stderr)
+    else:  # no spread: the Wilson interval's side of 0.5 (even when it straddles: a coin's toss)
+        los = 1.0 if low > 0.5 else 0.0 if high < 0.5 else 0.5
+    return EloEstimate(elo_from_score(mean), elo_from_score(low), elo_from_score(high), los, pairs, mean)
+
+
 def pair_estimate(pentanomial: Sequence[int]) -> EloEstimate:
-    """Elo of the first player from pentanomial pair counts (LL, LD, DD/WL, WD, WW)."""
+    """Elo of the first player from pentanomial pair counts (LL, LD, DD/WL, WD, WW).
+
+    >>> print(pair_estimate([0, 0, 0, 0, 1]))  # one pair, both games won: nothing is known yet
+    +2400.0 [-233.8, +2400.0] LOS 50.0%
+    """
     n, mean, var = pair_moments(pentanomial)
     if n == 0:
         return EloEstimate(0.0, -math.inf, math.inf, 0.5, 0, 0.5)
-    stderr = math.sqrt(var / n)
-    if stderr == 0.0:
-        los = 1.0 if mean > 0.5 else 0.0 if mean < 0.5 else 0.5
-    else:
-        los = _normal_cdf((mean - 0.5) / stderr)
-    return EloEstimate(elo_from_score(mean), elo_from_score(mean - Z95 * stderr),
-                       elo_from_score(mean + Z95 * stderr), los, n, mean)
+    return _estimate(mean, math.sqrt(var / n), n, n)
 
 
 def game_estimate(wins: int, draws: int, losses: int) -> EloEstimate:
@@ -72,10 +96,7 @@ def game_estimate(wins: int, draws: int, losses: int) -> EloEstimate:
         return EloEstimate(0.0, -math.inf, math.inf, 0.5, 0, 0.5)
     mean = (wins + 0.5 * draws) / n
     var = (wins * (1 - mean) ** 2 + draws * (0.5 - mean) ** 2 + losses * mean ** 2) / n
-    stderr = math.sqrt(var / n)
-    los = _normal_cdf((mean - 0.5) / stderr) if stderr else (1.0 if mean > 0.5 else 0.0 if mean < 0.5 else 0.5)
-    return EloEstimate(elo_from_score(mean), elo_from_score(mean - Z95 * stderr),
-                       elo_from_score(mean + Z95 * stderr), los, 0, mean)
+    return _estimate(mean, math.sqrt(var / n), n, 0)
 
 
 def pentanomial_index(points: float) -> int:

@@ -17,6 +17,19 @@ def test_elo_of_a_score():
     assert elo_from_score(1 / (1 + 10 ** -0.25)) == pytest.approx(100)
 
 
+def test_an_interval_never_shrinks_to_a_point():
+    """All pairs alike (no spread): the interval comes from their number, not from a zero spread."""
+    one = pair_estimate([0, 0, 0, 0, 1])
+    assert one.low < 0 < one.high and one.los == 0.5  # one won pair proves nothing
+    many = pair_estimate([0, 0, 0, 0, 100])
+    assert 500 < many.low < many.elo and many.los == 1.0
+    assert pair_estimate([0, 0, 0, 0, 10]).low < many.low  # fewer pairs, a wider interval
+    even = pair_estimate([0, 0, 7, 0, 0])
+    assert even.low < 0 < even.high and even.low == pytest.approx(-even.high)
+    swept = game_estimate(3, 0, 0)
+    assert swept.low < 0 < swept.high
+
+
 def test_pair_estimate_by_hand():
     # 100 pairs: 10 LD, 40 even, 30 WD, 20 WW -> mean 0.65, variance 0.0525 per pair
     est = pair_estimate([0, 10, 40, 30, 20])
