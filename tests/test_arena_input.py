@@ -180,3 +180,29 @@ def test_a_tournament_stored_under_looser_checks_stays_readable_but_is_not_resum
     assert "export: 0 games of tournament 1" in capsys.readouterr().err
     line = fails(capsys, ["arena", "--resume", "--db", str(db)])
     assert "tournament 1 cannot be resumed: time control: movetime (ms) must be an integer of at least 1" in line
+
+
+def test_a_bot_that_refuses_its_options_or_the_edition_is_named_before_playing(tmp_path, capsys):
+    import shlex
+
+    from protocol.local import builtin_bot as builtin_argv
+
+    db = tmp_path / "a.sqlite"
+    greedy = f"cmd={shlex.join(builtin_argv('greedy'))}"
+    line = fails(capsys, ["arena", "--bot", "name=g", greedy, "option.Epsilon=500", "--bot", "random",
+                          "--db", str(db)])
+    assert "bot g: the bot rejected setoption: error option Epsilon: 500 out of range 0..100" in line
+    classic_only = tmp_path / "classic_only.py"
+    classic_only.write_text(
+        "import sys\n"
+        "for line in sys.stdin:\n"
+        "    if line.strip() == 'uei':\n"
+        "        print('id name c\\nid author t\\nid protocol 1\\neditions classic\\nueiok', flush=True)\n"
+        "    elif line.strip() == 'isready':\n"
+        "        print('readyok', flush=True)\n"
+        "    elif line.strip() == 'quit':\n"
+        "        break\n")
+    line = fails(capsys, ["arena", "-e", "expedition", "--bot", "name=c", f"cmd={shlex.join([sys.executable, str(classic_only)])}",
+                          "--bot", "random", "--db", str(db)])
+    assert "bot c: it does not play expedition (it plays classic)" in line
+    assert not db.exists()

@@ -163,8 +163,8 @@ def run(args: argparse.Namespace) -> int:
         if args.concurrency:
             config.concurrency = args.concurrency
         resumed = tid, status
-    if not args.scheduler:  # a cluster's workers start the bots: their paths are theirs to check
-        _check_commands(config.bots)
+    if not args.scheduler:  # a cluster's workers start the bots: what they can run is theirs to check
+        _check_bots(config.bots, config.edition)
     # The runner first: a cluster that does not answer is named before a tournament is stored.
     runner = _runner(config, args)
     try:
@@ -272,13 +272,30 @@ def _check_outputs(args: argparse.Namespace) -> None:
             raise CommandError(f"--log-dir {args.log_dir}: {err.strerror}") from None
 
 
-def _check_commands(bots) -> None:
-    """Names a bot whose program does not exist or cannot be run, instead of a tournament of
-    crash forfeits."""
-    for bot in bots:
-        program = bot.command[0]
-        if shutil.which(program) is None:
-            raise CommandError(f"bot {bot.name}: cannot run {program!r} (not found, or not executable)")
+def _check_bots(bots, edition: str) -> None:
+    """Starts each bot once, as the games will, and names the first that cannot play: a program
+    that does not start, a failed handshake, an option it refuses (name or value), an edition it
+    does not play. Otherwise every game of that bot would be forfeited for the same reason."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from protocol.client import Engine
+    from protocol.errors import EngineError
+
+    def problem(bot) -> str | None:
+        if shutil.which(bot.command[0]) is None:
+            return f"cannot run {bot.command[0]!r} (not found, or not executable)"
+        try:
+            with Engine.start(bot.command, options=bot.options) as engine:
+                if edition not in engine.editions:
+                    return f"it does not play {edition} (it plays {', '.join(engine.editions) or 'nothing'})"
+        except EngineError as err:
+            return str(err)
+        return None
+
+    with ThreadPoolExecutor(max_workers=min(8, len(bots))) as pool:
+        for bot, found in zip(bots, pool.map(problem, bots)):
+            if found is not None:
+                raise CommandError(f"bot {bot.name}: {found}")
 
 
 def _raise_interrupt(signum, frame) -> None:
