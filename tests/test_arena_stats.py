@@ -35,10 +35,23 @@ def test_pair_estimate_by_hand():
     est = pair_estimate([0, 10, 40, 30, 20])
     assert est.score == pytest.approx(0.65)
     assert est.elo == pytest.approx(-400 * math.log10(1 / 0.65 - 1))
-    stderr = math.sqrt(0.0525 / 100)
-    assert est.low == pytest.approx(-400 * math.log10(1 / (0.65 - 1.959964 * stderr) - 1), abs=1e-3)
-    assert est.high == pytest.approx(-400 * math.log10(1 / (0.65 + 1.959964 * stderr) - 1), abs=1e-3)
-    assert est.los == pytest.approx(0.5 * (1 + math.erf((0.15 / stderr) / math.sqrt(2))))
+    # The sample variance (divided by 99) and Student's t with 99 degrees of freedom (1.984217).
+    stderr = math.sqrt(0.0525 / 99)
+    assert est.low == pytest.approx(-400 * math.log10(1 / (0.65 - 1.984217 * stderr) - 1), abs=1e-3)
+    assert est.high == pytest.approx(-400 * math.log10(1 / (0.65 + 1.984217 * stderr) - 1), abs=1e-3)
+    assert est.los == pytest.approx(1.0, abs=1e-8)  # 6.5 standard errors above an even score
+
+
+def test_few_pairs_get_students_t_not_the_normal_interval():
+    """Two pairs (one even, one won) estimate their spread badly: the interval must say so."""
+    from arena.ratings import t_cdf, t_quantile
+
+    assert t_quantile(0.975, 1) == pytest.approx(12.7062, abs=1e-4)  # published t tables
+    assert t_quantile(0.975, 4) == pytest.approx(2.7764, abs=1e-4)
+    assert t_cdf(2.7764, 4) == pytest.approx(0.975, abs=1e-5)
+    two = pair_estimate([0, 0, 1, 0, 1])  # mean 0.75, sample s.d. 0.354, standard error 0.25
+    assert two.low < -2399 and two.high > 2399  # 0.75 ± 12.7 · 0.25 covers every score
+    assert two.los == pytest.approx(0.75)  # t with 1 degree of freedom: P(T < 1) = 3/4
 
 
 def test_even_results_give_zero_elo_and_half_los():
