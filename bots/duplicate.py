@@ -16,6 +16,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import multiprocessing
+import signal
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -286,6 +287,13 @@ def _add(stats: DuplicateStats, pair: PairResult, progress: Callable | None) -> 
         stats.pairs[-1] = dataclasses.replace(pair, traces=())
 
 
+def _default_signals() -> None:
+    """In a worker: SIGINT and SIGTERM end it at once (a forked worker inherits the parent's
+    handlers, which turn them into KeyboardInterrupt for the parent to stop the pool)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
 def _play_pair_args(args: tuple) -> PairResult:
     return play_pair(*args)
 
@@ -308,7 +316,7 @@ def run_duplicate(edition: str, deals: int, seed: int, spec_a: str, spec_b: str,
         for args in work:
             _add(stats, _play_pair_args(args), progress)
     else:
-        with multiprocessing.get_context("fork").Pool(min(jobs, len(work))) as pool:
+        with multiprocessing.get_context("fork").Pool(min(jobs, len(work)), initializer=_default_signals) as pool:
             for pair in pool.imap_unordered(_play_pair_args, work):
                 _add(stats, pair, progress)
     stats.pairs.sort(key=lambda p: p.seed)

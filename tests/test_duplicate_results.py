@@ -242,3 +242,31 @@ def test_a_linked_worktree_names_its_commit_too(tmp_path, monkeypatch):
         assert provenance.code_version() == f"{__version__}+g{git('rev-parse', '--short', 'HEAD')}"
     finally:
         provenance.code_version.cache_clear()
+
+
+def test_sigterm_stops_a_parallel_run_cleanly(tmp_path):
+    """SIGTERM (a scheduler's stop, a session's end) ends a --jobs run as Ctrl-C does: the workers
+    go with it, the finished deals stay in the file, and the message says how to resume."""
+    import os
+    import signal
+    import subprocess
+    import time
+
+    from protocol.local import child_env, expeditions_argv
+
+    path = tmp_path / "r.jsonl"
+    run = subprocess.Popen([*expeditions_argv(*BASE), "--bots", "ismcts,greedy", "--iterations", "300", "--games", "40",
+                            "--seed", "3", "--jobs", "2", "--results", str(path)],
+                           env=child_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           start_new_session=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not (path.exists() and path.read_text().count("\n") >= 1):
+        time.sleep(0.1)
+    run.send_signal(signal.SIGTERM)
+    _, err = run.communicate(timeout=30)
+    assert run.returncode == 130, err
+    assert "the same command resumes the run" in err and "Traceback" not in err
+    time.sleep(0.5)
+    with pytest.raises(ProcessLookupError):
+        os.killpg(run.pid, 0)  # nothing of the run's process group is left
+    assert all(json.loads(line)["deal"] >= 3 for line in path.read_text().splitlines() if line.endswith("}"))

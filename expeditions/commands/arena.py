@@ -15,7 +15,7 @@ from arena.standings import standings
 from arena.tournament import Tournament
 from bots.registry import POLICIES
 from expeditions.commands import CommandError
-from expeditions.commands.common import bot_argument, master_seed, open_store, seed_argument
+from expeditions.commands.common import bot_argument, master_seed, open_store, raise_keyboard_interrupt, seed_argument
 
 DEFAULT_BOTS = ("ismcts", "greedy", "random")
 """The embedded default field (those of them that are built in)."""
@@ -204,7 +204,7 @@ def _play(args: argparse.Namespace, config: TournamentConfig, runner, store, res
                 note += f"  dropped: {', '.join(p.dropped)}"
             reporter.update(p.done, p.planned, standings(p.games, tournament.sides), note)
 
-    previous = signal.signal(signal.SIGTERM, _raise_interrupt)
+    previous = signal.signal(signal.SIGTERM, raise_keyboard_interrupt)
     try:
         outcome = tournament.run(runner, progress)
     except KeyboardInterrupt:
@@ -296,10 +296,6 @@ def _check_bots(bots, edition: str) -> None:
         for bot, found in zip(bots, pool.map(problem, bots)):
             if found is not None:
                 raise CommandError(f"bot {bot.name}: {found}")
-
-
-def _raise_interrupt(signum, frame) -> None:
-    raise KeyboardInterrupt
 
 
 def run_export(args: argparse.Namespace) -> int:

@@ -74,6 +74,11 @@ def open_store(path: str, create: bool = False) -> Store:
         raise CommandError(f"{path}: cannot open as a results database ({err})") from None
 
 
+def raise_keyboard_interrupt(signum, frame) -> None:
+    """A SIGTERM handler: stop as on Ctrl-C (finished work kept, workers and bots shut down)."""
+    raise KeyboardInterrupt
+
+
 def seed_argument(value: str) -> int:
     seed = int(value, 0)
     if not 0 <= seed < 2**64:

@@ -4,6 +4,8 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import os
+import signal
+import sys
 
 from bots.duplicate import DuplicateStats, make_bot, paired_difference, run_duplicate
 from bots.duplicate_results import ResultsFile, ResultsFileError, RunConfig
@@ -12,7 +14,8 @@ from bots.match import play_match
 from bots.policy import Limits
 from bots.registry import POLICIES
 from expeditions.commands import CommandError
-from expeditions.commands.common import add_edition_arguments, edition_options, master_seed, seed_argument
+from expeditions.commands.common import (add_edition_arguments, edition_options, master_seed,
+                                         raise_keyboard_interrupt, seed_argument)
 from expeditions.provenance import code_version
 
 
@@ -109,9 +112,18 @@ def run_duplicate_mode(args: argparse.Namespace, edition, options: dict, limits:
                   f"margins {'/'.join(f'{m:+d}' for m in pair.margins)} {pair.seconds:.1f}s | {stats.summary()}",
                   flush=True)
 
-    stats = run_duplicate(edition.name, args.games, seed, names[0], names[1], options, limits,
-                          jobs=args.jobs, progress=progress, players=players, done=done,
-                          trace=traces is not None)
+    previous = signal.signal(signal.SIGTERM, raise_keyboard_interrupt)
+    try:
+        stats = run_duplicate(edition.name, args.games, seed, names[0], names[1], options, limits,
+                              jobs=args.jobs, progress=progress, players=players, done=done,
+                              trace=traces is not None)
+    except KeyboardInterrupt:
+        if book is not None:
+            print(f"selfplay: the finished deals are in {args.results}; the same command resumes the run",
+                  file=sys.stderr)
+        raise
+    finally:
+        signal.signal(signal.SIGTERM, previous)
     print(stats.summary())
     return 0
 
