@@ -206,3 +206,18 @@ def test_a_bot_that_refuses_its_options_or_the_edition_is_named_before_playing(t
                           "--bot", "random", "--db", str(db)])
     assert "bot c: it does not play expedition (it plays classic)" in line
     assert not db.exists()
+
+
+def test_a_hash_above_the_memory_limit_is_named_before_playing(tmp_path, capsys):
+    """The bots are checked as the games start them, within --memory-mb: a search tree that the
+    limit does not leave room for is the bot's error line at setoption, named here."""
+    import shlex
+
+    from protocol.local import builtin_bot as builtin_argv
+
+    db = tmp_path / "a.sqlite"
+    ismcts = f"cmd={shlex.join(builtin_argv('ismcts'))}"
+    line = fails(capsys, ["arena", "--bot", "name=i", ismcts, "option.Hash=2000", "--bot", "greedy",
+                          "--memory-mb", "1024", "--db", str(db)])
+    assert "bot i: the bot rejected setoption: error option Hash: cannot allocate 2000 MB" in line
+    assert not db.exists()

@@ -164,7 +164,7 @@ def run(args: argparse.Namespace) -> int:
             config.concurrency = args.concurrency
         resumed = tid, status
     if not args.scheduler:  # a cluster's workers start the bots: what they can run is theirs to check
-        _check_bots(config.bots, config.edition)
+        _check_bots(config.bots, config.edition, config.limits)
     # The runner first: a cluster that does not answer is named before a tournament is stored.
     runner = _runner(config, args)
     try:
@@ -272,12 +272,15 @@ def _check_outputs(args: argparse.Namespace) -> None:
             raise CommandError(f"--log-dir {args.log_dir}: {err.strerror}") from None
 
 
-def _check_bots(bots, edition: str) -> None:
-    """Starts each bot once, as the games will, and names the first that cannot play: a program
-    that does not start, a failed handshake, an option it refuses (name or value), an edition it
-    does not play. Otherwise every game of that bot would be forfeited for the same reason."""
+def _check_bots(bots, edition: str, limits) -> None:
+    """Starts each bot once, as the games will (through the launcher, within the resource
+    limits), and names the first that cannot play: a program that does not start, a failed
+    handshake, an option it refuses (name or value, e.g. a Hash above the memory limit), an
+    edition it does not play. Otherwise every game of that bot would be forfeited for the same
+    reason."""
     from concurrent.futures import ThreadPoolExecutor
 
+    from arena.pool import launch_argv
     from protocol.client import Engine
     from protocol.errors import EngineError
 
@@ -285,7 +288,7 @@ def _check_bots(bots, edition: str) -> None:
         if shutil.which(bot.command[0]) is None:
             return f"cannot run {bot.command[0]!r} (not found, or not executable)"
         try:
-            with Engine.start(bot.command, options=bot.options) as engine:
+            with Engine.start(launch_argv(bot, limits), options=bot.options) as engine:
                 if edition not in engine.editions:
                     return f"it does not play {edition} (it plays {', '.join(engine.editions) or 'nothing'})"
         except EngineError as err:
