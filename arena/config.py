@@ -215,6 +215,7 @@ class TournamentConfig:
                 raise ValueError(f"{path}: [sprt] needs elo0 and elo1")
             raw["sprt"] = Sprt(**sprt)
         raw["options"] = _table(path, "[options]", raw.get("options", {}))
+        raw.setdefault("edition", "classic")  # as on the command line
         _check_keys(path, "the top level", raw, set(cls.__dataclass_fields__))
         for key, kind in (("edition", str), ("format", str), ("deals", int), ("seed", int),
                           ("concurrency", int), ("max_failures", int), ("players", int)):

@@ -104,13 +104,15 @@ def test_a_well_formed_file_still_reads():
 
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "t.toml"
-        path.write_text('edition = "classic"\ndeals = 3\nseed = 5\n[options]\nrounds = 1\n'
+        # No edition: classic, as on the command line.
+        path.write_text('deals = 3\nseed = 5\n[options]\nrounds = 1\n'
                         '[time]\nclock = 60000\nincrement = 100\n[limits]\nmemory_mb = 512\n'
                         '[sprt]\nelo0 = 0\nelo1 = 10\n'
                         '[[bots]]\nname = "a"\ncommand = "prog-a --fast"\noptions = { Hash = 16 }\n'
                         '[[bots]]\ncommand = ["prog-b"]\n')
         config = TournamentConfig.from_toml(path)
     config.validate()
+    assert config.edition == "classic"
     assert (config.deals, config.seed, config.options["rounds"]) == (3, 5, 1)
     assert config.time == TimeControl(clock_ms=60000, increment_ms=100)
     assert config.limits == ResourceLimits(memory_mb=512)
