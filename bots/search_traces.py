@@ -57,9 +57,9 @@ class TraceFile:
         gzip member, of its own; the notice returned says so (None when there was none)."""
         if not os.path.exists(self.path):
             return None
-        for _ in read_traces(self.path):
-            pass
         data, complete = _read_complete(self.path)
+        for _ in _records(data, self.path):
+            pass
         size = os.path.getsize(self.path)
         if complete == size:
             return None
@@ -112,13 +112,18 @@ def read_traces(path: str | os.PathLike) -> Iterator[dict]:
     """The games of a trace file, each once (a game written twice, by a run resumed after a kill
     between its results and its traces: the first). An unfinished last line (a run killed while
     writing it) is skipped; any other malformed line raises TraceFileError with its number."""
-    seen: set[str] = set()
     data, _ = _read_complete(os.fspath(path))
+    return _records(data, os.fspath(path))
+
+
+def _records(data: bytes, path: str) -> Iterator[dict]:
+    """The games of a trace file's complete text (`_read_complete`), each once."""
+    seen: set[str] = set()
     lines = data.split(b"\n")[:-1]  # the last piece is empty: the text ends with a complete line
     for number, raw in enumerate(lines, start=1):
         if not raw.strip():
             continue
-        record = json_line(raw, f"{os.fspath(path)} line {number}", _FIELDS, TraceFileError)
+        record = json_line(raw, f"{path} line {number}", _FIELDS, TraceFileError)
         key = json.dumps({k: v for k, v in record.items() if k not in ("moves", "searches", "code")},
                          sort_keys=True)
         if key not in seen:
