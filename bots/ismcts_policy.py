@@ -76,14 +76,14 @@ without it on the same match deals: expedition +0.10 a game over 52; classic +0.
 points a match over 107)."""
 
 ROOT_CANDIDATES = {"partners": 12}
+"""The root decisions searched by edition when RootCandidates is -1 (0: all), from duplicate
+matches (docs/strength.md): in `partners` the two-card passes multiply the decisions, and a
+second of search spread over all of them chose worse than greedy."""
 
 MAX_TREE_NODES = 2_000_000_000
 """The most nodes one tree can index (bots/ismcts.pyx)."""
 MAX_HASH_MB = MAX_TREE_NODES * NODE_BYTES // 2**20
 """The largest `Hash` one tree can use (with Threads > 1 the trees share it)."""
-"""The root decisions searched by edition when RootCandidates is -1 (0: all), from duplicate
-matches (docs/strength.md): in `partners` the two-card passes multiply the decisions, and a
-second of search spread over all of them chose worse than greedy."""
 
 
 @dataclass
