@@ -59,6 +59,8 @@ cdef enum:
     R_SETTLED = 5
 
 NODE_BYTES = sizeof(Node)
+MAX_NODES = 2_000_000_000
+"""The most nodes a tree can hold (its indices are int32)."""
 """Bytes per tree node (the unit of the Hash option)."""
 
 
@@ -82,7 +84,7 @@ cdef class Tree:
     decisions made since (tree reuse) before the next `begin(..., keep=True)`.
     """
     def __cinit__(self, long capacity):
-        if capacity < 2 or capacity > 2_000_000_000:
+        if capacity < 2 or capacity > MAX_NODES:
             raise ValueError(f"a tree needs 2..2e9 nodes, got {capacity}")
         self.ops = NULL
         self.bot = NULL

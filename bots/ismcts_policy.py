@@ -26,7 +26,7 @@ from typing import Any
 
 from bots.deciders import GreedyDecider
 from bots.inference import DEFAULT_NOISE, DEFAULT_TEMPERATURE, card_inference
-from bots.ismcts import NODE_BYTES, Tree, monotonic_ns
+from bots.ismcts import MAX_NODES, NODE_BYTES, Tree, monotonic_ns
 from bots.policy import InfoCallback, Limits, Policy, PolicyOption, allowed_decisions, decision_budget_ms
 from engine import View
 
@@ -80,9 +80,7 @@ ROOT_CANDIDATES = {"partners": 12}
 matches (docs/strength.md): in `partners` the two-card passes multiply the decisions, and a
 second of search spread over all of them chose worse than greedy."""
 
-MAX_TREE_NODES = 2_000_000_000
-"""The most nodes one tree can index (bots/ismcts.pyx)."""
-MAX_HASH_MB = MAX_TREE_NODES * NODE_BYTES // 2**20
+MAX_HASH_MB = MAX_NODES * NODE_BYTES // 2**20
 """The largest `Hash` one tree can use (with Threads > 1 the trees share it)."""
 
 

@@ -422,13 +422,14 @@ def test_a_hash_that_cannot_be_allocated_is_refused_at_setoption(monkeypatch):
 
 
 def test_the_largest_hash_announced_fits_one_tree():
-    from bots.ismcts_policy import MAX_HASH_MB, MAX_TREE_NODES
+    from bots.ismcts import MAX_NODES
+    from bots.ismcts_policy import MAX_HASH_MB
 
     hash_option = next(o for o in IsmctsPolicy.options if o.name == "Hash")
     assert hash_option.max == MAX_HASH_MB
-    assert MAX_HASH_MB * 2**20 // NODE_BYTES <= MAX_TREE_NODES < (MAX_HASH_MB + 1) * 2**20 // NODE_BYTES
+    assert MAX_HASH_MB * 2**20 // NODE_BYTES <= MAX_NODES < (MAX_HASH_MB + 1) * 2**20 // NODE_BYTES
     with pytest.raises(ValueError, match="a tree needs 2..2e9 nodes"):
-        Tree(MAX_TREE_NODES + 1)
+        Tree(MAX_NODES + 1)
 
 
 @pytest.mark.parametrize("edition", ["classic", "partners", "expedition", "board"])
