@@ -44,9 +44,11 @@ def test_bots_carry_options(capsys):
     ("greedy:Epsilon,random", "expected name:Option=value"),
     ("nosuch,random", "unknown bot 'nosuch'"),
     ("greedy,random,random", "needs 1 or 2 bots, got 3"),
+    ("greedy,random --jobs 2", "--jobs goes with --duplicate"),
 ])
 def test_bad_bots_are_named_before_playing(capsys, bots, message):
-    assert main(BASE + ["--bots", bots]) == 2
+    bots, *flags = bots.split()
+    assert main(BASE + ["--bots", bots, *flags]) == 2
     captured = capsys.readouterr()
     assert message in captured.err and "Traceback" not in captured.err
     assert "game 1" not in captured.out

@@ -214,6 +214,8 @@ def run(args: argparse.Namespace) -> int:
     if (args.results is not None or args.summarize or args.compare is not None or args.compare_results is not None
             or args.trace is not None):
         raise CommandError("--results, --summarize, --compare and --trace go with --duplicate")
+    if args.jobs != 1:
+        raise CommandError("--jobs goes with --duplicate (its deals are played in parallel; these games are not)")
     players = edition.check_players(args.players)
     names = [n.strip() for n in args.bots.split(",") if n.strip()]
     if len(names) == 1:
