@@ -223,3 +223,15 @@ def test_a_hash_above_the_memory_limit_is_named_before_playing(tmp_path, capsys)
                           "--memory-mb", "1024", "--db", str(db)])
     assert "bot i: the bot rejected setoption: error option Hash: cannot allocate 2000 MB" in line
     assert not db.exists()
+
+
+def test_a_built_in_bot_takes_options_and_a_name(tmp_path, capsys):
+    db = tmp_path / "a.sqlite"
+    line = fails(capsys, ["arena", "--bot", "greedy", "option.Epsilon=500", "--bot", "random", "--db", str(db)])
+    assert "bot greedy: the bot rejected setoption: error option Epsilon: 500 out of range 0..100" in line
+    assert "a built-in bot takes no cmd=" in fails(capsys, ["arena", "--bot", "greedy", "cmd=/bin/cat", "--bot",
+                                                          "random", "--db", str(db)])
+    assert main(["arena", "--bot", "greedy", "name=noisy", "option.Epsilon=50", "--bot", "greedy", "--deals", "1",
+                 "-o", "rounds=1", "--movetime", "50", "--db", str(db), "-q"]) == 0
+    out = capsys.readouterr().out
+    assert "noisy=[" in out and "finished; 2 of 2 games" in out

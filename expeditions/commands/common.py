@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import secrets
+import shlex
 from typing import TYPE_CHECKING
 
 import engine
@@ -31,18 +32,28 @@ def edition_options(args: argparse.Namespace) -> tuple[engine.Edition, dict[str,
 
 
 def bot_argument(tokens: list[str]) -> BotSpec:
-    """A `--bot` argument: a built-in bot's name, or `name=… cmd="…" option.NAME=…` tokens.
+    """A `--bot` argument: `name=… cmd="…" option.NAME=…` tokens, where a built-in bot's name may
+    stand first for its `cmd` (and its name), as in `--bot ismcts option.Hash=128`.
 
     >>> bot_argument(["greedy"]).command[-2:], bot_argument(["cmd=./mybot -q", "option.Hash=16"]).options
     (['bot', 'greedy'], {'Hash': '16'})
+    >>> spec = bot_argument(["ismcts", "name=big", "option.Hash=128"])
+    >>> spec.name, spec.command[-2:], spec.options
+    ('big', ['bot', 'ismcts'], {'Hash': '128'})
     """
     from arena.config import BotSpec, builtin_bot
     from bots.registry import POLICIES
     from expeditions.commands import CommandError
 
-    if len(tokens) == 1 and "=" not in tokens[0] and tokens[0] in POLICIES:
-        return builtin_bot(tokens[0])
     try:
+        if tokens and "=" not in tokens[0] and tokens[0] in POLICIES:
+            builtin = builtin_bot(tokens[0])
+            if len(tokens) == 1:
+                return builtin
+            extra = BotSpec.parse([f"cmd={shlex.join(builtin.command)}", f"name={builtin.name}", *tokens[1:]])
+            if extra.command != builtin.command:
+                raise ValueError(f"--bot {tokens[0]}: a built-in bot takes no cmd=")
+            return extra
         return BotSpec.parse(tokens)
     except ValueError as err:
         raise CommandError(str(err)) from None
