@@ -90,8 +90,8 @@ class Sprt:
     def status(self, pentanomial: Sequence[int]) -> str | None:
         """'H1' (accept elo1), 'H0' (accept elo0), or None (keep playing). Never before MIN_PAIRS
         pairs: the test's variance is estimated from the pairs, and from the first few it can be
-        near zero (one pair of two wins), which made the logistic model accept H1 after a single
-        pair in 29% of runs between equal bots.
+        near zero (one pair of two wins), which made the logistic model accept H1 between equal bots
+        in a quarter of simulated runs, mostly after one or two pairs (docs/arena.md).
 
         >>> Sprt(0, 10, model="logistic").status([0, 0, 0, 0, 1]) is None
         True
