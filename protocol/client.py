@@ -40,8 +40,8 @@ from bots.policy import Limits, PolicyOption
 from protocol.pipes import read_within, write_some
 from protocol.errors import (EngineError, EngineTerminatedError, EngineTimeoutError, ProtocolError,
                              SearchRejectedError)
-from protocol.messages import (Info, MessageError, format_gameover, format_go, format_newgame, is_error_info,
-                               latest_lines, parse_info, parse_option)
+from protocol.messages import (MAX_LINE_BYTES, Info, MessageError, format_gameover, format_go, format_newgame,
+                               is_error_info, latest_lines, overlong_line_error, parse_info, parse_option)
 
 HANDSHAKE_TIMEOUT = 10.0
 """Seconds a bot gets to start and answer `uei` (an interpreter may need a while to import)."""
@@ -54,10 +54,6 @@ QUIT_TIMEOUT = 1.0
 
 SEND_TIMEOUT = 5.0
 """Seconds a command may wait for room in the bot's stdin pipe (a bot that stops reading)."""
-
-MAX_LINE_BYTES = 1 << 20
-"""The longest line a bot may write. UEI lines are short (a long `pv` is a few kilobytes); a bot
-that writes on without a newline is broken, and must not fill the client's memory."""
 
 MAX_KEPT = 4096
 """Info lines kept per search (and unsolicited or ignored lines per bot): past this, the older half
@@ -595,8 +591,8 @@ class Engine:
                 return None
             if self._fill() and b"\n" not in self._buffer and not self._eof:
                 if len(self._buffer) > MAX_LINE_BYTES:
-                    start, self._buffer = bytes(self._buffer[:60]), bytearray()  # free it: the bot is broken
-                    raise ProtocolError(f"a line of more than {MAX_LINE_BYTES} bytes (starting {start!r})")
+                    start, self._buffer = bytes(self._buffer[:40]), bytearray()  # free it: the bot is broken
+                    raise ProtocolError(overlong_line_error(start))
                 remaining = None if deadline is None else deadline - time.perf_counter()
                 if remaining is not None and remaining <= 0:
                     raise EngineTimeoutError("deadline")

@@ -521,7 +521,7 @@ def _bad_lines(state: State, view: str) -> list[str]:
         "perft 2",  # needs a full position; the bot holds a view
         "gameover nothing",
         "\u00e9\u00e9 \u2603",
-        "x" * 5000,
+        "x" * 65536,  # a bot must accept lines of 64 KiB (docs/protocol.md, section 1)
     ]
 
 

@@ -28,6 +28,7 @@ from engine.lostcities cimport LCState, N_EDITIONS, lc_load_view, lc_ops
 
 import engine
 from engine.lostcities import EDITION_NAMES, _DECISION_TEXT
+from protocol.messages import MAX_LINE_BYTES
 from protocol.server import NO_LIMITS, game_key, parse_go_cached, seat_lists_error
 
 DEF INITIAL_BUFFER = 65536
@@ -85,8 +86,14 @@ cdef class FastLoop:
         self.checked_game = None
 
     def run(self, int in_fd) -> None:
-        """Handles lines from `in_fd` until `quit` or the end of input."""
+        """Handles lines from `in_fd` until `quit` or the end of input.
+
+        A line longer than MAX_LINE_BYTES is reported (`Server.reject_overlong`) and read past
+        without being kept: the buffer never grows past twice that.
+        """
         cdef Py_ssize_t cap = INITIAL_BUFFER, size = 0, start, got
+        cdef Py_ssize_t limit = MAX_LINE_BYTES
+        cdef bint skipping = False  # inside an overlong line, until its newline
         cdef char* buf = <char*>malloc(cap)
         cdef char* nl
         cdef char* grown
@@ -106,21 +113,34 @@ cdef class FastLoop:
                         continue
                     return
                 if got == 0:
-                    if size > 0:  # a last line without its newline
+                    if size > 0 and not skipping:  # a last line without its newline
                         self._line(buf, size)
                     return
                 size += got
                 start = 0
+                if skipping:
+                    nl = <char*>memchr(buf, c'\n', size)
+                    if nl == NULL:
+                        size = 0
+                        continue
+                    skipping = False
+                    start = nl - buf + 1
                 while True:
                     nl = <char*>memchr(buf + start, c'\n', size - start)
                     if nl == NULL:
                         break
-                    if not self._line(buf + start, nl - (buf + start)):
+                    if nl - (buf + start) > limit:  # whole in the buffer, and still too long
+                        self.server.reject_overlong(buf[start:start + 40])
+                    elif not self._line(buf + start, nl - (buf + start)):
                         return
                     start = nl - buf + 1
                 if start:
                     memmove(buf, buf + start, size - start)
                     size -= start
+                if size > limit:  # what is left is one unfinished line, already too long
+                    self.server.reject_overlong(buf[:40])
+                    skipping = True
+                    size = 0
         finally:
             free(buf)
             self.server.searcher.close()

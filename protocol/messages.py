@@ -26,6 +26,20 @@ PROTOCOL_VERSION = 1
 MAX_COUNT = 2**63 - 1
 """Largest value of a count argument (milliseconds, iterations, nodes)."""
 
+MAX_LINE_BYTES = 1 << 20
+"""The longest line either side reads, newline excluded. UEI lines are short (a view is about 1 KB,
+a long `pv` a few); a peer that writes on without a newline is broken and must not fill the
+reader's memory."""
+
+
+def overlong_line_error(start: bytes) -> str:
+    """The message for a line longer than MAX_LINE_BYTES, quoting its first bytes.
+
+    >>> overlong_line_error(b"position " + b"x" * 100)
+    "a line of more than 1048576 bytes (starting b'position xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx')"
+    """
+    return f"a line of more than {MAX_LINE_BYTES} bytes (starting {bytes(start[:40])!r})"
+
 
 class MessageError(ValueError):
     """A line that does not follow the grammar; the message says what was expected."""

@@ -30,8 +30,8 @@ import engine
 from bots.policy import Limits, Policy, allowed_decisions
 from engine import State, View
 from engine.errors import ExpeditionsError
-from protocol.messages import (PROTOCOL_VERSION, MessageError, error_line, format_option, parse_count,
-                               parse_go, parse_newgame, parse_setoption)
+from protocol.messages import (MAX_LINE_BYTES, PROTOCOL_VERSION, MessageError, error_line, format_option,
+                               overlong_line_error, parse_count, parse_go, parse_newgame, parse_setoption)
 from protocol.searcher import Searcher
 
 PERFT_MAX_DEPTH = 6
@@ -125,6 +125,11 @@ class Server:
             self.log.flush()
             self.write(error_line(f"internal error: {type(err).__name__}: {err}"))
         return True
+
+    def reject_overlong(self, start: bytes) -> None:
+        """Answers a line longer than MAX_LINE_BYTES, which the reader dropped unread, given its
+        first bytes: one error line, and the state stays as it was."""
+        self.write(error_line(overlong_line_error(start) + ": ignored"))
 
     def run(self, lines: Iterable[str]) -> None:
         """Handles lines until `quit` or the end of input, then stops any search."""
@@ -317,12 +322,19 @@ def serve_stdio(policy: Policy, *, fast: bool = True) -> int:
             from protocol.fastloop import FastLoop
             FastLoop(server, policy.fast_decider, out_fd).run(sys.stdin.fileno())
         else:
-            server.run(_lines(sys.stdin.buffer))
+            server.run(_lines(sys.stdin.buffer, server.reject_overlong))
     except (BrokenPipeError, KeyboardInterrupt):
         pass
     return 0
 
 
-def _lines(stream: BinaryIO) -> Iterable[str]:
-    for raw in stream:
+def _lines(stream: BinaryIO, overlong: Callable[[bytes], None]) -> Iterable[str]:
+    """The stream's lines, decoded; a line longer than MAX_LINE_BYTES is read past, never held
+    whole, and reported to `overlong` with its first bytes instead."""
+    while raw := stream.readline(MAX_LINE_BYTES + 1):
+        if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
+            overlong(raw[:40])
+            while (rest := stream.readline(65536)) and not rest.endswith(b"\n"):
+                pass
+            continue
         yield raw.decode("utf-8", "replace")

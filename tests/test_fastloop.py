@@ -133,3 +133,47 @@ def test_a_last_line_without_newline_and_long_lines() -> None:
     assert out[0] == "readyok"
     assert out[1].startswith("info string error") and len(out[1]) < 400
     assert out[2].split()[0] == "bestmove" and out[2].split()[1] in state.legal_text()
+
+
+def test_overlong_lines_are_refused_by_both_loops_and_lose_nothing() -> None:
+    """A line over MAX_LINE_BYTES (newline excluded) gets one error line from either loop, is never
+    held whole, and leaves the position as it was; a line of exactly the limit is still read."""
+    import io
+
+    from protocol.messages import MAX_LINE_BYTES
+    from protocol.server import _lines
+
+    state = engine.new_game("classic", seed=4, rounds=1)
+    view = f"position {state.view_text(0)}"
+    at_limit = "position " + "y" * (MAX_LINE_BYTES - len("position "))
+    session = ("isready\n" + view + "\n"
+               + "position " + "x" * (3 * MAX_LINE_BYTES) + "\n"  # over: the position stays
+               + at_limit + "\n"  # at the limit: read, and refused as a position
+               + "z" * (MAX_LINE_BYTES + 1) + "\n"
+               + "go\nisready\n" + "w" * (MAX_LINE_BYTES + 5))  # over, at the end of input
+    data = session.encode()
+
+    out: list[str] = []
+    server = Server(RandomPolicy(2), out.append)
+    server.run(_lines(io.BufferedReader(io.BytesIO(data)), server.reject_overlong))
+    expected = "".join(line + "\n" for line in out)
+
+    with tempfile.TemporaryFile() as stdin, tempfile.TemporaryFile() as stdout:
+        stdin.write(data)
+        stdin.seek(0)
+        policy = RandomPolicy(2)
+        c_server = Server(policy, lambda line: os.write(stdout.fileno(), (line + "\n").encode()))
+        FastLoop(c_server, policy.fast_decider, stdout.fileno()).run(stdin.fileno())
+        stdout.seek(0)
+        got = stdout.read().decode()
+
+    assert got == expected
+    lines = got.splitlines()
+    assert lines[0] == "readyok"
+    assert lines[1] == (f"info string error a line of more than {MAX_LINE_BYTES} bytes "
+                        "(starting b'position xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'): ignored")
+    assert lines[2].startswith("info string error") and "more than" not in lines[2]  # the line at the limit
+    assert "(starting b'zzzz" in lines[3]
+    assert lines[4].split()[0] == "bestmove" and lines[4].split()[1] in state.legal_text()
+    assert lines[5] == "readyok"
+    assert "(starting b'wwww" in lines[6] and len(lines) == 7

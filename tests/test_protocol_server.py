@@ -468,3 +468,16 @@ def test_unknown_bot_name() -> None:
     done = subprocess.run(expeditions_argv("bot", "nosuch"), capture_output=True, text=True,
                           timeout=20)
     assert done.returncode == 2 and "unknown bot 'nosuch'" in done.stderr and done.stdout == ""
+
+
+@pytest.mark.parametrize("name", ["random", "ismcts"])  # the C loop, and the Python one
+def test_an_overlong_line_over_pipes_is_one_error(name: str) -> None:
+    from protocol.messages import MAX_LINE_BYTES
+    state = state_after("classic", 3)
+    done = run_bot(["position " + state.view_text(state.to_move), "go " + "9" * (2 * MAX_LINE_BYTES),
+                    "isready", "legal"], *builtin_bot(name))
+    assert done.stdout.splitlines() == [
+        f"info string error a line of more than {MAX_LINE_BYTES} bytes "
+        "(starting b'go 9999999999999999999999999999999999999'): ignored",
+        "readyok", "legal " + " ".join(state.legal_text())]  # the position is the one before
+    assert done.returncode == 0
