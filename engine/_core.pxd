@@ -139,6 +139,7 @@ cdef class State:
     cdef void* ptr
     cdef list _history        # referee record of the current round: (decision, revealed) pairs
     cdef int _history_round
+    cdef list _previous_history  # the round before's record, kept when a decision ends a round
     cdef object __weakref__
     cdef int _adopt(self, const GameOps* ops, const void* src) except -1
     cdef State _blank(self)

@@ -100,6 +100,7 @@ cdef class State:
         self.ptr = NULL
         self._history = []
         self._history_round = 0
+        self._previous_history = []
 
     def __dealloc__(self):
         if self.ptr != NULL:
@@ -238,6 +239,7 @@ cdef class State:
         self.ops.apply(self.ptr, d)
         cdef int r = self.ops.round_index(self.ptr)
         if r != self._history_round:
+            self._previous_history = self._history
             self._history = []
             self._history_round = r
 
@@ -279,6 +281,7 @@ cdef class State:
         other._adopt(self.ops, self.ptr)
         other._history = list(self._history)
         other._history_round = self._history_round
+        other._previous_history = list(self._previous_history)
         return other
 
     def __copy__(self):
@@ -298,6 +301,7 @@ cdef class State:
         rng.x = <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF)
         cdef State other = self.copy()
         other._history = []
+        other._previous_history = []
         other.ops.determinize(other.ptr, seat, &rng)
         return other
 
@@ -328,6 +332,7 @@ cdef class State:
             else:
                 n = _generic_playout(self.ops, self.ptr, &rng)
         self._history = []
+        self._previous_history = []
         self._history_round = self.ops.round_index(self.ptr)
         return n
 
@@ -355,12 +360,13 @@ cdef class State:
         if not 0 <= seat < self.ops.num_seats(self.ptr):
             raise ValueError(f"seat {seat} out of range 0..{self.ops.num_seats(self.ptr) - 1}")
 
-    def _history_entries(self):
-        """The record of the current round as (mover, decision, revealed-or--1) triples."""
+    def _history_entries(self, bint previous=False):
+        """The record of the current round (or, with `previous`, of the round before) as
+        (mover, decision, revealed-or--1) triples."""
         mask_d = (1 << _DECISION_BITS) - 1
         mask_r = (1 << _REVEAL_BITS) - 1
         return [(e >> (_DECISION_BITS + _REVEAL_BITS), (e >> _REVEAL_BITS) & mask_d, (e & mask_r) - 1)
-                for e in self._history]
+                for e in (self._previous_history if previous else self._history)]
 
     def __repr__(self):
         return f"<{type(self).__name__} {self.to_text()!r}>"

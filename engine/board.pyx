@@ -1155,13 +1155,15 @@ cdef class BoardState(State):
         """The text of what a decision revealed to its mover (a card drawn from the draw pile)."""
         return CARD_TEXT[revealed]
 
-    def history(self, seat=None) -> list:
+    def history(self, seat=None, bint previous=False) -> list:
         """The decisions of the current expedition as text; masked for `seat` if given (else the
-        referee's record, with the cards drawn from the draw pile)."""
+        referee's record, with the cards drawn from the draw pile). With `previous`, those of the
+        expedition before, including the decision that ended it (kept in memory since that
+        decision was applied; not part of the notation)."""
         if seat is not None:
             self._check_seat(seat)
         out = []
-        for mover, d, revealed in self._history_entries():
+        for mover, d, revealed in self._history_entries(previous):
             if seat is None or seat == mover:
                 out.append(self._record_text(d, revealed))
             else:

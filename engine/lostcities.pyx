@@ -1063,9 +1063,19 @@ cdef class CardState(State):
         """The text of what a decision revealed to its mover (a card drawn from the draw pile)."""
         return _CARD_TEXT[_lc(self).edition][revealed]
 
-    def history(self, seat=None) -> list:
+    def history(self, seat=None, bint previous=False) -> list:
         """The decisions of the current round as text; masked for `seat` if given (else the
-        referee's record, with the cards drawn from the draw pile)."""
+        referee's record, with the cards drawn from the draw pile). With `previous`, those of the
+        round before, including the decision that ended it (kept in memory since that decision
+        was applied; not part of the notation).
+
+        >>> import engine
+        >>> state = engine.new_game("classic", seed=1, rounds=2, max_turns=2)
+        >>> for _ in range(4):
+        ...     state.apply(state.legal()[-1])
+        >>> state.round_index, state.history(), state.history(1, previous=True)
+        (1, [], ['-r7', 'D', '-r6', 'D:wT'])
+        """
         cdef int e = _lc(self).edition
         cdef long entry
         cdef int mover, d, revealed, viewer = -1
@@ -1075,7 +1085,7 @@ cdef class CardState(State):
         texts = _DECISION_TEXT[e]
         cards = _CARD_TEXT[e]
         out = []
-        for entry in self._history:
+        for entry in (self._previous_history if previous else self._history):
             mover = entry >> 24
             d = (entry >> 8) & 0xFFFF
             revealed = (entry & 0xFF) - 1

@@ -15,7 +15,7 @@ MODULES = [
     "bots.deciders", "bots.heuristics", "bots.lc_heuristic", "bots.greedy",
     "expeditions.provenance", "expeditions.commands.common", "expeditions.commands.analyse",
     "arena.config", "arena.record", "arena.ratings", "arena.report", "arena.review", "arena.schedule", "arena.sprt",
-    "arena.standings", "arena.store",
+    "arena.standings", "arena.store", "arena.play",
 ]
 README = Path(__file__).resolve().parent.parent / "README.md"
 

@@ -1,0 +1,230 @@
+"""A game between a person and bot processes (`expeditions play`): a small text GUI on UEI.
+
+The person holds one seat; every other seat is a bot process that, as in the arena, is sent only
+its own view and whose answers are checked. The person is shown only what their seat may see:
+every picture comes from their view (`State.pretty(seat)`) and every decision is printed as their
+masked history shows it (`State.history(seat)`), so a bot's draw from the draw pile reads `D`,
+never the card. A hint comes from a separate advisor process that gets the person's view alone;
+the opponents' processes never hear of it.
+
+>>> # expeditions play --bot ismcts --movetime 1000
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import engine
+from arena.config import BotSpec
+from arena.review import consult
+from bots.policy import Limits
+from protocol.client import Engine
+
+HELP = ("Type one of the legal decisions as the list writes it (docs/notation.md), or: legal (the list), "
+        "hint (an advisor's choice), table (the picture again), help, quit.")
+
+
+class Person(Protocol):
+    """Where the person sits: the terminal, or a script in tests."""
+
+    def show(self, text: str) -> None:
+        """Shows one or more lines."""
+
+    def ask(self, prompt: str) -> str | None:
+        """One line typed after `prompt`; None at the end of input."""
+
+
+class TerminalPerson:
+    """The person at this terminal (stdin and stdout)."""
+
+    def show(self, text: str) -> None:
+        print(text, flush=True)
+
+    def ask(self, prompt: str) -> str | None:
+        try:
+            return input(prompt)
+        except EOFError:
+            print()
+            return None
+
+
+@dataclass
+class PlaySettings:
+    """One game: the deal, the person's seat, the bots of the other seats and their budget."""
+
+    edition: str
+    options: dict[str, int]
+    players: int | None
+    seed: int
+    seat: int
+    """The person's seat."""
+    bots: list[BotSpec]
+    """The bots of the other seats, in seat order (one bot may be given for all of them)."""
+    limits: Limits
+    advisor: BotSpec | None = None
+    """The bot asked for hints (started on the first `hint`); None: no hints."""
+    advisor_limits: Limits = field(default_factory=lambda: Limits(movetime_ms=1000))
+
+
+class Quit(Exception):
+    """The person quit (or their input ended) before the game was over."""
+
+
+@dataclass
+class PlayOutcome:
+    """How the game ended: the final position, and the person's result."""
+
+    state: engine.State
+    seat: int
+    decisions: int
+
+    @property
+    def result(self) -> float:
+        """The person's return: 1 won, 0.5 drawn, 0 lost (a share of opponents beaten)."""
+        return self.state.returns()[self.seat]
+
+
+def seat_bots(settings: PlaySettings, num_seats: int) -> dict[int, BotSpec]:
+    """The bot of each seat but the person's.
+
+    >>> from arena.config import builtin_bot
+    >>> s = PlaySettings("partners", {}, None, 1, 2, [builtin_bot("greedy")], Limits())
+    >>> sorted(seat_bots(s, 4)), {b.name for b in seat_bots(s, 4).values()}
+    ([0, 1, 3], {'greedy'})
+    """
+    others = [s for s in range(num_seats) if s != settings.seat]
+    if len(settings.bots) == 1:
+        return {s: settings.bots[0] for s in others}
+    if len(settings.bots) != len(others):
+        raise ValueError(f"{len(others)} other seats need one bot for all or one each, got {len(settings.bots)}")
+    return dict(zip(others, settings.bots))
+
+
+def play_game(settings: PlaySettings, person: Person,
+              start: Callable[[BotSpec], Engine] | None = None) -> PlayOutcome:
+    """Plays the game to its end; raises Quit if the person quits first, and an EngineError if a
+    bot fails (a protocol error for an illegal answer). `start` starts a bot (default:
+    `Engine.start` with its command and options)."""
+    start = start or (lambda spec: Engine.start(spec.command, options=spec.options))
+    state = engine.new_game(settings.edition, seed=settings.seed, players=settings.players, **settings.options)
+    if not 0 <= settings.seat < state.num_seats:
+        raise ValueError(f"seat {settings.seat}: the game has seats 0..{state.num_seats - 1}")
+    table = _Table(state, settings, person)
+    bots: dict[int, Engine] = {}
+    advisor: list[Engine] = []  # started on the first hint
+    try:
+        for seat, spec in seat_bots(settings, state.num_seats).items():
+            bots[seat] = start(spec)
+            bots[seat].new_game(state.edition, state.options, state.num_seats, seat)
+        table.introduce({seat: bot.name for seat, bot in bots.items()})
+        decisions = 0
+        while not state.is_terminal():
+            seat = state.to_move
+            if seat == settings.seat:
+                decision = table.ask_person(lambda: _hint(settings, state, advisor, start))
+            else:
+                decision = state.parse_decision(consult(bots[seat], state.view(seat), settings.limits).decision)
+            table.apply(decision)
+            decisions += 1
+        table.finish()
+        for seat, bot in bots.items():
+            bot.game_over(state.scores(), state.returns())
+        return PlayOutcome(state, settings.seat, decisions)
+    finally:
+        for bot in [*bots.values(), *advisor]:
+            bot.quit()
+
+
+def _hint(settings: PlaySettings, state: engine.State, advisor: list[Engine],
+          start: Callable[[BotSpec], Engine]) -> str:
+    """The advisor's choice in the person's view, with its value if it reports one."""
+    if settings.advisor is None:
+        return "no advisor (see --advisor)"
+    if not advisor:
+        advisor.append(start(settings.advisor))
+        advisor[0].new_game(state.edition, state.options, state.num_seats, settings.seat)
+    result = consult(advisor[0], state.view(settings.seat), settings.advisor_limits)
+    lines = result.lines
+    value = f", value {lines[0]['value']:.2f}" if lines and "value" in lines[0] else ""
+    return f"{advisor[0].name} suggests {result.decision}{value}"
+
+
+class _Table:
+    """What the person sees: pictures of their view, and the decisions as their history shows them."""
+
+    def __init__(self, state: engine.State, settings: PlaySettings, person: Person) -> None:
+        self.state = state
+        self.seat = settings.seat
+        self.settings = settings
+        self.person = person
+        self.names: dict[int, str] = {}
+
+    def introduce(self, names: dict[int, str]) -> None:
+        self.names = {**names, self.seat: "you"}
+        options = " ".join(f"{k}={v}" for k, v in self.state.options.items())
+        self.person.show(f"{self.state.edition} {options}  seed {self.settings.seed}  "
+                         f"seats: {', '.join(f'{s} {self.names[s]}' for s in range(self.state.num_seats))}")
+        if self.state.num_seats == 4 and self.state.team_of(0) == self.state.team_of(2):
+            self.person.show(f"your partner: seat {(self.seat + 2) % 4} ({self.names[(self.seat + 2) % 4]})")
+        self.person.show(HELP)
+
+    def ask_person(self, hint: Callable[[], str]) -> int:
+        """The person's decision, asked until it is a legal one."""
+        state = self.state
+        self.person.show("")
+        self.person.show(state.pretty(self.seat))
+        legal = state.legal_text()
+        self.person.show("legal: " + " ".join(legal))
+        while True:
+            answer = self.person.ask(f"seat {self.seat}, {state.phase}> ")
+            if answer is None:
+                raise Quit("the input ended")
+            answer = answer.strip()
+            if not answer:
+                continue
+            if answer == "quit":
+                raise Quit("quit")
+            if answer == "help":
+                self.person.show(HELP)
+            elif answer == "legal":
+                self.person.show("legal: " + " ".join(legal))
+            elif answer == "table":
+                self.person.show(state.pretty(self.seat))
+            elif answer == "hint":
+                self.person.show(hint())
+            else:
+                try:
+                    decision = state.parse_decision(answer)
+                except engine.NotationError as err:
+                    self.person.show(f"{answer!r} is not a decision: {err}")
+                    continue
+                if not state.is_legal(decision):
+                    self.person.show(f"{answer} is not legal now; legal: {' '.join(legal)}")
+                    continue
+                return decision
+
+    def apply(self, decision: int) -> None:
+        """Applies a decision and shows it as the person's history shows it."""
+        state = self.state
+        mover, round_before = state.to_move, state.round_index
+        seen = len(state.history(self.seat))
+        totals_before = state.scores()
+        state.apply(decision)
+        ended = state.round_index != round_before or state.is_terminal()
+        shown = state.history(self.seat, previous=True) if state.round_index != round_before else state.history(self.seat)
+        for text in shown[seen:]:
+            self.person.show(f"  seat {mover} ({self.names[mover]}): {text}")
+        if ended:
+            totals = state.scores()
+            gained = [after - before for after, before in zip(totals, totals_before)]
+            self.person.show(f"round {round_before + 1} over: {' / '.join(f'{g:+d}' for g in gained)}; "
+                             f"totals {' / '.join(map(str, totals))}")
+
+    def finish(self) -> None:
+        state = self.state
+        self.person.show("")
+        self.person.show(state.pretty())  # the game is over: every hand may be shown
+        result = state.returns()[self.seat]
+        word = "won" if result == 1 else "lost" if result == 0 else "drew" if result == 0.5 else f"scored {result:g}"
+        self.person.show(f"you {word}: scores {' / '.join(map(str, state.scores()))}")

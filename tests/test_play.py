@@ -1,0 +1,145 @@
+"""`expeditions play`: a person (here a script) against bot processes, seeing only their view."""
+from __future__ import annotations
+
+import random
+import re
+import subprocess
+
+import pytest
+
+import engine
+from arena.config import builtin_bot
+from arena.play import PlaySettings, Quit, play_game
+from bots.policy import Limits
+from protocol.local import expeditions_argv
+
+
+class ScriptedPerson:
+    """Answers from the last `legal:` line it was shown, after trying some bad input first."""
+
+    def __init__(self, seed: int, bad_first: list[str] | None = None, quit_after: int | None = None) -> None:
+        self.rng = random.Random(seed)
+        self.shown: list[str] = []
+        self.pending = list(bad_first or [])
+        self.asked = 0
+        self.quit_after = quit_after
+
+    def show(self, text: str) -> None:
+        self.shown.extend(text.splitlines() or [""])
+
+    def ask(self, prompt: str) -> str | None:
+        self.asked += 1
+        if self.quit_after is not None and self.asked > self.quit_after:
+            return None
+        if self.pending:
+            return self.pending.pop(0)
+        legal = next(line for line in reversed(self.shown) if line.startswith("legal: ")).split()[1:]
+        return self.rng.choice(legal)
+
+
+def settings(edition: str, seat: int, players: int | None = None, **options: int) -> PlaySettings:
+    return PlaySettings(edition=edition, options=options, players=players, seed=11, seat=seat,
+                        bots=[builtin_bot("random")], limits=Limits(movetime_ms=5), advisor=builtin_bot("greedy"),
+                        advisor_limits=Limits(movetime_ms=5))
+
+
+@pytest.mark.parametrize("edition,players,seat", [("classic", None, 1), ("partners", None, 2),
+                                                  ("expedition", None, 0), ("board", 3, 1)])
+def test_a_whole_game_against_bots(edition: str, players: int | None, seat: int) -> None:
+    person = ScriptedPerson(seed=3, bad_first=["zz", "", "legal", "hint", "table", "help"])
+    outcome = play_game(settings(edition, seat, players, rounds=2), person)
+    state = outcome.state
+    assert state.is_terminal() and outcome.decisions > 20
+    assert sum(1 for line in person.shown if line.startswith("round ") and " over: " in line) == 2
+    assert any(line.startswith("'zz' is not a decision") for line in person.shown)
+    hint = next(line for line in person.shown if line.startswith("greedy suggests "))
+    assert re.fullmatch(r"greedy suggests \S+", hint)
+    word = {1.0: "won", 0.0: "lost", 0.5: "drew"}.get(outcome.result)
+    assert person.shown[-1].startswith(f"you {word}" if word else "you scored")
+
+
+@pytest.mark.parametrize("edition,players", [("classic", None), ("partners", None), ("board", 4)])
+def test_the_person_sees_only_their_view(edition: str, players: int | None) -> None:
+    """Bots' draws from the draw pile read `D`, passes between opponents `>?`; the person's own
+    draws show their card."""
+    seat = 1
+    person = ScriptedPerson(seed=5)
+    play_game(settings(edition, seat, players, rounds=1), person)
+    decisions = [line.split(": ", 1) for line in person.shown if line.startswith("  seat ")]
+    others = [text for who, text in decisions if not who.startswith(f"  seat {seat} ")]
+    own = [text for who, text in decisions if who.startswith(f"  seat {seat} ")]
+    assert others and own
+    assert not any(text.startswith("D:") for text in others)
+    assert any(text.startswith("D:") for text in own)
+    if edition == "partners":
+        assert ">?" in others  # seats 0 and 2 pass to each other, seen by seat 1 as opponents
+
+
+@pytest.mark.parametrize("edition,players", [("classic", None), ("partners", None), ("expedition", None),
+                                             ("board", 3)])
+def test_a_seats_picture_depends_on_its_view_alone(edition: str, players: int | None) -> None:
+    """What the person is shown (`pretty(seat)`) is the same for the true position and for any
+    position the seat's view allows: nothing hidden can reach it."""
+    rng = random.Random(edition)
+    for game in range(4):
+        state = engine.new_game(edition, seed=game, players=players)
+        for _ in range(rng.randrange(5, 60)):
+            if state.is_terminal():
+                break
+            state.apply(rng.choice(state.legal()))
+        for seat in range(state.num_seats):
+            other = state.determinized(seat, seed=game)
+            assert other.to_text() != state.to_text()
+            assert other.pretty(seat) == state.pretty(seat)
+
+
+def test_the_previous_rounds_history_keeps_the_decision_that_ended_it() -> None:
+    state = engine.new_game("classic", seed=4, rounds=2, max_turns=6)
+    before = []
+    while state.round_index == 0:
+        before = [state.history(s) for s in range(2)]
+        mover, decision = state.to_move, state.legal()[-1]
+        record = state.record_text(decision)
+        state.apply(decision)
+    for seat in range(2):
+        kept = state.history(seat, previous=True)
+        assert kept[:-1] == before[seat]
+        assert kept[-1] == (record if seat == mover else record.split(":")[0])
+    assert state.history() == [] and state.copy().history(0, previous=True) == state.history(0, previous=True)
+
+
+def test_quitting_ends_the_game_and_its_bots() -> None:
+    person = ScriptedPerson(seed=1, quit_after=3)
+    started = []
+
+    def start(spec):
+        from protocol.client import Engine
+        bot = Engine.start(spec.command, options=spec.options)
+        started.append(bot)
+        return bot
+
+    with pytest.raises(Quit):
+        play_game(settings("classic", 0), person, start=start)
+    assert started and all(bot.returncode is not None for bot in started)
+
+
+def test_the_command_at_a_terminal() -> None:
+    done = subprocess.run(expeditions_argv("play", "--bot", "random", "--no-hints", "--seed", "3", "-o", "rounds=1"),
+                          input="zz\n+y1\nhint\nquit\n", capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "classic rounds=1" in out and "seed 3" in out and "seat 0* hand" in out
+    assert "'zz' is not a decision" in out and "no advisor" in out
+    assert "play: game left unfinished (seed 3)" in out
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["--seat", "2"], "--seat: classic with 2 players has seats 0..1, got 2"),
+    (["--bot", "random", "--bot", "greedy"], "--bot: 1 other seats need one bot for all or one each, got 2"),
+    (["--movetime", "0"], "--movetime and --iterations must be at least 1"),
+    (["--bot", "cmd=/no/such/bot"], "a bot failed: cannot start '/no/such/bot'"),
+])
+def test_bad_arguments_are_one_error(argv: list[str], message: str) -> None:
+    done = subprocess.run(expeditions_argv("play", "--no-hints", *argv), input="", capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 2 and message in done.stderr and "Traceback" not in done.stderr
