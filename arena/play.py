@@ -5,19 +5,24 @@ its own view and whose answers are checked. The person is shown only what their 
 every picture comes from their view (`State.pretty(seat)`) and every decision is printed as their
 masked history shows it (`State.history(seat)`), so a bot's draw from the draw pile reads `D`,
 never the card. A hint comes from a separate advisor process that gets the person's view alone;
-the opponents' processes never hear of it.
+the opponents' processes never hear of it. The game is kept as the arena's `GameRecord`, so that
+the advisor can review the person's decisions afterwards (`arena.review`), as `analyse --review`
+does for a recorded game.
 
 >>> # expeditions play --bot ismcts --movetime 1000
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Protocol
 
 import engine
 from arena.config import BotSpec
-from arena.review import consult
+from arena.record import DecisionRecord, GameRecord
+from arena.review import REVIEW_HEADER, consult, review_game, review_row, review_summary
+from arena.store import now
 from bots.policy import Limits
 from protocol.client import Engine
 
@@ -73,11 +78,11 @@ class Quit(Exception):
 
 @dataclass
 class PlayOutcome:
-    """How the game ended: the final position, and the person's result."""
+    """How the game ended: the final position, the game's record, and the person's seat."""
 
     state: engine.State
+    record: GameRecord
     seat: int
-    decisions: int
 
     @property
     def result(self) -> float:
@@ -117,23 +122,45 @@ def play_game(settings: PlaySettings, person: Person,
         for seat, spec in seat_bots(settings, state.num_seats).items():
             bots[seat] = start(spec)
             bots[seat].new_game(state.edition, state.options, state.num_seats, seat)
-        table.introduce({seat: bot.name for seat, bot in bots.items()})
-        decisions = 0
+        names = {**{seat: bot.name for seat, bot in bots.items()}, settings.seat: "you"}
+        record = GameRecord(index=0, group=0, deal=0, rotation=0, edition=state.edition, options=dict(state.options),
+                            seed=settings.seed, seat_bots=[names[s] for s in range(state.num_seats)], scores=[],
+                            returns=[], initial_position=state.to_text(), started=now())
+        table.introduce(names)
         while not state.is_terminal():
             seat = state.to_move
+            started = time.perf_counter()
             if seat == settings.seat:
-                decision = table.ask_person(lambda: _hint(settings, state, advisor, start))
+                decision, estimate = table.ask_person(lambda: _hint(settings, state, advisor, start)), (None, None)
             else:
-                decision = state.parse_decision(consult(bots[seat], state.view(seat), settings.limits).decision)
-            table.apply(decision)
-            decisions += 1
+                result = consult(bots[seat], state.view(seat), settings.limits)
+                decision, estimate = state.parse_decision(result.decision), result.estimate
+            elapsed_ms = round((time.perf_counter() - started) * 1000, 3)
+            record.decisions.append(DecisionRecord(seat, table.apply(decision), elapsed_ms, *estimate))
         table.finish()
+        record.scores, record.returns = state.scores(), state.returns()
+        record.final_position, record.finished = state.to_text(), now()
         for seat, bot in bots.items():
-            bot.game_over(state.scores(), state.returns())
-        return PlayOutcome(state, settings.seat, decisions)
+            bot.game_over(record.scores, record.returns)
+        return PlayOutcome(state, record, settings.seat)
     finally:
         for bot in [*bots.values(), *advisor]:
             bot.quit()
+
+
+def review_lines(outcome: PlayOutcome, advisor: BotSpec, limits: Limits,
+                 start: Callable[[BotSpec], Engine] | None = None) -> Iterator[str]:
+    """The advisor's review of the person's decisions that had a choice, a line each as it comes
+    (the table of `expeditions analyse --review`), then the summary."""
+    start = start or (lambda spec: Engine.start(spec.command, options=spec.options))
+    rows = []
+    with start(advisor) as bot:
+        yield f"review by {bot.name} of seat {outcome.seat}'s decisions (* : not the bot's choice)"
+        yield REVIEW_HEADER
+        for row in review_game(outcome.record, bot, limits, [outcome.seat]):
+            rows.append(row)
+            yield review_row(row)
+    yield from review_summary(rows) if rows else ["no decision with a choice to review"]
 
 
 def _hint(settings: PlaySettings, state: engine.State, advisor: list[Engine],
@@ -161,7 +188,7 @@ class _Table:
         self.names: dict[int, str] = {}
 
     def introduce(self, names: dict[int, str]) -> None:
-        self.names = {**names, self.seat: "you"}
+        self.names = names
         options = " ".join(f"{k}={v}" for k, v in self.state.options.items())
         self.person.show(f"{self.state.edition} {options}  seed {self.settings.seed}  "
                          f"seats: {', '.join(f'{s} {self.names[s]}' for s in range(self.state.num_seats))}")
@@ -204,13 +231,14 @@ class _Table:
                     continue
                 return decision
 
-    def apply(self, decision: int) -> None:
-        """Applies a decision and shows it as the person's history shows it."""
+    def apply(self, decision: int) -> str:
+        """Applies a decision, shows it as the person's history shows it, and returns the
+        referee's record of it."""
         state = self.state
         mover, round_before = state.to_move, state.round_index
         seen = len(state.history(self.seat))
         totals_before = state.scores()
-        state.apply(decision)
+        record = state.play(decision)
         ended = state.round_index != round_before or state.is_terminal()
         shown = state.history(self.seat, previous=True) if state.round_index != round_before else state.history(self.seat)
         for text in shown[seen:]:
@@ -220,6 +248,7 @@ class _Table:
             gained = [after - before for after, before in zip(totals, totals_before)]
             self.person.show(f"round {round_before + 1} over: {' / '.join(f'{g:+d}' for g in gained)}; "
                              f"totals {' / '.join(map(str, totals))}")
+        return record
 
     def finish(self) -> None:
         state = self.state

@@ -102,6 +102,24 @@ def review_game(game: GameRecord, bot: Engine, limits: Limits, seats: Sequence[i
                                    mine.get("visits"))
 
 
+REVIEW_HEADER = "  ply  seat  played  bot's   value played  value bot's    loss  visits played"
+"""The header of `review_row`'s table."""
+
+
+def review_row(row: ReviewedDecision) -> str:
+    """One row of a review table; `*` marks a decision that was not the bot's choice.
+
+    >>> review_row(ReviewedDecision(12, 1, "-y3", "+b4", 0.4, 0.5, 310))
+    '   12     1  -y3     +b4    *      0.4000       0.5000   0.1000            310'
+    """
+    values = [f"{v:.4f}" if v is not None else "-" for v in (row.played_value, row.best_value)]
+    loss = f"{row.loss:.4f}" if row.loss is not None else "-"
+    mark = " " if row.played == row.best else "*"
+    visits = "-" if row.played_visits is None else row.played_visits
+    return (f"{row.ply:>5} {row.seat:>5}  {row.played:<7} {row.best:<7}{mark} {values[0]:>11} "
+            f"{values[1]:>12} {loss:>8} {visits:>14}")
+
+
 def review_summary(rows: Sequence[ReviewedDecision]) -> list[str]:
     """Per seat: decisions reviewed, how many were the bot's choice, and the mean loss.
 

@@ -84,6 +84,23 @@ class PlayResult:
         ranked decision (like python-chess's `analyse(..., multipv=n)`)."""
         return latest_lines(self.info)
 
+    @property
+    def estimate(self) -> tuple[float | None, int | None]:
+        """The bot's last reported value of its answer and the size of its search (its last
+        `iterations`, else `nodes`); None where it sent none. Lines of other decisions (MultiPV)
+        are not its answer's value.
+
+        >>> PlayResult("+b4", [{"iterations": 900, "value": 0.5}, {"multipv": 2, "value": 0.4}]).estimate
+        (0.5, 900)
+        """
+        value = size = None
+        for info in self.info:
+            if info.get("multipv", 1) != 1:
+                continue
+            value = info.get("value", value)
+            size = info.get("iterations", info.get("nodes", size))
+        return value, size
+
 
 # Owns one `go`: collects its info lines and its answer.
 class Search:
@@ -392,13 +409,7 @@ class Engine:
         answer = self._answer(view, limits, timeout)
         if isinstance(answer, str):
             return answer, None, None
-        value = size = None
-        for info in answer.info:
-            if info.get("multipv", 1) != 1:
-                continue  # another decision's line (MultiPV): not the value of the bot's answer
-            value = info.get("value", value)
-            size = info.get("iterations", info.get("nodes", size))
-        return answer.decision, value, size
+        return (answer.decision, *answer.estimate)
 
     def _answer(self, view: str, limits: Limits, timeout: float | None) -> str | PlayResult:
         """`position` + `go`. When the bot's whole answer is one plain `bestmove` line it comes

@@ -9,7 +9,8 @@ import pytest
 
 import engine
 from arena.config import builtin_bot
-from arena.play import PlaySettings, Quit, play_game
+from arena.play import PlaySettings, Quit, play_game, review_lines
+from arena.replay import replay_lines
 from bots.policy import Limits
 from protocol.local import expeditions_argv
 
@@ -49,13 +50,28 @@ def test_a_whole_game_against_bots(edition: str, players: int | None, seat: int)
     person = ScriptedPerson(seed=3, bad_first=["zz", "", "legal", "hint", "table", "help"])
     outcome = play_game(settings(edition, seat, players, rounds=2), person)
     state = outcome.state
-    assert state.is_terminal() and outcome.decisions > 20
+    assert state.is_terminal() and len(outcome.record.decisions) > 20
     assert sum(1 for line in person.shown if line.startswith("round ") and " over: " in line) == 2
     assert any(line.startswith("'zz' is not a decision") for line in person.shown)
     hint = next(line for line in person.shown if line.startswith("greedy suggests "))
     assert re.fullmatch(r"greedy suggests \S+", hint)
     word = {1.0: "won", 0.0: "lost", 0.5: "drew"}.get(outcome.result)
     assert person.shown[-1].startswith(f"you {word}" if word else "you scored")
+
+
+def test_the_record_replays_and_the_advisor_reviews_the_persons_decisions() -> None:
+    person = ScriptedPerson(seed=8)
+    outcome = play_game(settings("classic", 1, rounds=1), person)
+    record = outcome.record
+    assert record.seat_bots == ["random", "you"] and record.scores == outcome.state.scores()
+    assert list(replay_lines(record, pictures=False))[-1].startswith("ended normally")  # every decision checks
+    assert any(d.decision.startswith("D:") for d in record.decisions if d.seat == 0)  # the record holds the cards
+    lines = list(review_lines(outcome, builtin_bot("greedy"), Limits(movetime_ms=5)))
+    assert lines[0] == "review by greedy of seat 1's decisions (* : not the bot's choice)"
+    rows = [line.split() for line in lines[2:-1]]
+    person_choices = [d for d in record.decisions if d.seat == 1]
+    assert rows and all(row[1] == "1" for row in rows) and len(rows) <= len(person_choices)
+    assert lines[-1].startswith(f"seat 1: {len(rows)} decisions, ")
 
 
 @pytest.mark.parametrize("edition,players", [("classic", None), ("partners", None), ("board", 4)])
@@ -131,6 +147,22 @@ def test_the_command_at_a_terminal() -> None:
     assert "classic rounds=1" in out and "seed 3" in out and "seat 0* hand" in out
     assert "'zz' is not a decision" in out and "no advisor" in out
     assert "play: game left unfinished (seed 3)" in out
+
+
+def test_the_command_plays_a_game_to_its_end_and_reviews_it() -> None:
+    state = engine.new_game("classic", seed=3, rounds=1, max_turns=2)  # one turn each
+    first = state.legal_text()[0]
+    done = subprocess.run(expeditions_argv("play", "--bot", "random", "--advisor", "greedy", "--movetime", "5",
+                                           "--seed", "3", "-o", "rounds=1", "-o", "max_turns=2"),
+                          input=f"{first}\nD\nreview\n", capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    out = done.stdout.splitlines()
+    # (a prompt and the next line share a line: input typed into a pipe is not echoed)
+    assert any(line.endswith(f"  seat 0 (you): {first}") for line in out)
+    assert any(line.startswith("you ") for line in out) and "play: seed 3, 4 decisions" in out
+    start = next(i for i, line in enumerate(out) if line.endswith("review by greedy of seat 0's decisions "
+                                                                   "(* : not the bot's choice)"))
+    assert out[start + 2].split()[:3] == ["0", "0", first] and out[-1].startswith("seat 0: 1 decisions")
 
 
 @pytest.mark.parametrize("argv,message", [

@@ -121,7 +121,7 @@ def _budget(args: argparse.Namespace) -> Limits:
 
 def _review(args: argparse.Namespace) -> int:
     """--review: the bot's view of every decision of a recorded game."""
-    from arena.review import review_game, review_summary
+    from arena.review import REVIEW_HEADER, review_game, review_row, review_summary
     from protocol.client import Engine
 
     if args.game is None:
@@ -136,15 +136,10 @@ def _review(args: argparse.Namespace) -> int:
     spec = bot_argument(args.bot)
     with Engine.start(spec.command, options=spec.options) as bot:
         print(f"review: game {game.id} ({game.edition}; seats: {', '.join(game.seat_bots)}) by {bot.name}")
-        print("  ply  seat  played  bot's   value played  value bot's    loss  visits played")
+        print(REVIEW_HEADER)
         for row in review_game(game, bot, limits, args.seat):
             rows.append(row)
-            values = [f"{v:.4f}" if v is not None else "-" for v in (row.played_value, row.best_value)]
-            loss = f"{row.loss:.4f}" if row.loss is not None else "-"
-            mark = " " if row.played == row.best else "*"
-            visits = "-" if row.played_visits is None else row.played_visits
-            print(f"{row.ply:>5} {row.seat:>5}  {row.played:<7} {row.best:<7}{mark} {values[0]:>11} "
-                  f"{values[1]:>12} {loss:>8} {visits:>14}", flush=True)
+            print(review_row(row), flush=True)
     for line in review_summary(rows) if rows else ["no decision with a choice to review"]:
         print(line)
     return 0

@@ -1,6 +1,6 @@
 """`expeditions play`: a person at the terminal against bots.
 
-    expeditions play                                   # classic against ismcts, 1 s a decision
+    expeditions play                                   # classic against ismcts, 1 s a decision; review at the end
     expeditions play -e partners --bot greedy --seat 1
     expeditions play --bot name=mine cmd="./mybot" --movetime 500 -o rounds=1
 """
@@ -31,14 +31,15 @@ def register(sub: argparse._SubParsersAction) -> None:
     budget.add_argument("--movetime", type=int, metavar="MS", help=f"the bots' time a decision (default {DEFAULT_MOVETIME_MS})")
     budget.add_argument("--iterations", type=int, help="the bots' iterations a decision instead of a time")
     p.add_argument("--advisor", nargs="+", default=["ismcts"], metavar="KEY=VALUE",
-                   help="the bot that answers 'hint' (default ismcts), like --bot")
-    p.add_argument("--no-hints", action="store_true", help="no advisor")
+                   help="the bot that answers 'hint' and reviews your decisions after the game (default "
+                        "ismcts), like --bot; it thinks for --movetime or --iterations too")
+    p.add_argument("--no-hints", action="store_true", help="no advisor: no hints, no review")
     p.add_argument("--seed", type=seed_argument, help="the deal's seed (printed; random if omitted)")
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from arena.play import PlaySettings, Quit, TerminalPerson, play_game, seat_bots
+    from arena.play import PlaySettings, Quit, TerminalPerson, play_game, review_lines, seat_bots
     from protocol.errors import EngineError
 
     edition, options = edition_options(args)
@@ -49,19 +50,28 @@ def run(args: argparse.Namespace) -> int:
               else Limits(movetime_ms=args.movetime or DEFAULT_MOVETIME_MS))
     settings = PlaySettings(edition=edition.name, options=options, players=args.players, seed=master_seed(args.seed),
                             seat=args.seat, bots=[bot_argument(tokens) for tokens in args.bot] or [bot_argument(["ismcts"])],
-                            limits=limits, advisor=None if args.no_hints else bot_argument(args.advisor))
+                            limits=limits, advisor=None if args.no_hints else bot_argument(args.advisor),
+                            advisor_limits=limits)
     if not 0 <= args.seat < players:
         raise CommandError(f"--seat: {edition.name} with {players} players has seats 0..{players - 1}, got {args.seat}")
     try:
         seat_bots(settings, players)
     except ValueError as err:
         raise CommandError(f"--bot: {err}") from None
+    person = TerminalPerson()
     try:
-        outcome = play_game(settings, TerminalPerson())
+        outcome = play_game(settings, person)
     except Quit:
         print(f"play: game left unfinished (seed {settings.seed})")
         return 0
     except EngineError as err:
         raise CommandError(f"a bot failed: {err}") from None
-    print(f"play: seed {settings.seed}, {outcome.decisions} decisions")
+    print(f"play: seed {settings.seed}, {len(outcome.record.decisions)} decisions")
+    if settings.advisor is not None and person.ask("type 'review' to have the advisor review your decisions, "
+                                                   "anything else to leave> ") == "review":
+        try:
+            for line in review_lines(outcome, settings.advisor, settings.advisor_limits):
+                print(line, flush=True)
+        except EngineError as err:
+            raise CommandError(f"the advisor failed: {err}") from None
     return 0
