@@ -25,6 +25,7 @@ from arena.review import REVIEW_HEADER, consult, review_game, review_row, review
 from arena.store import now
 from bots.policy import Limits
 from protocol.client import Engine
+from protocol.errors import EngineError
 
 HELP = ("Type one of the legal decisions as the list writes it (docs/notation.md), or: legal (the list), "
         "hint (an advisor's choice), table (the picture again), help, quit.")
@@ -106,12 +107,17 @@ def seat_bots(settings: PlaySettings, num_seats: int) -> dict[int, BotSpec]:
     return dict(zip(others, settings.bots))
 
 
+def start_bot(spec: BotSpec) -> Engine:
+    """A bot process for `spec`, handshaken, with its options set."""
+    return Engine.start(spec.command, options=spec.options)
+
+
 def play_game(settings: PlaySettings, person: Person,
               start: Callable[[BotSpec], Engine] | None = None) -> PlayOutcome:
     """Plays the game to its end; raises Quit if the person quits first, and an EngineError if a
-    bot fails (a protocol error for an illegal answer). `start` starts a bot (default:
-    `Engine.start` with its command and options)."""
-    start = start or (lambda spec: Engine.start(spec.command, options=spec.options))
+    bot fails (a protocol error for an illegal answer). `start` starts a bot (default
+    `start_bot`)."""
+    start = start or start_bot
     state = engine.new_game(settings.edition, seed=settings.seed, players=settings.players, **settings.options)
     if not 0 <= settings.seat < state.num_seats:
         raise ValueError(f"seat {settings.seat}: the game has seats 0..{state.num_seats - 1}")
@@ -152,7 +158,7 @@ def review_lines(outcome: PlayOutcome, advisor: BotSpec, limits: Limits,
                  start: Callable[[BotSpec], Engine] | None = None) -> Iterator[str]:
     """The advisor's review of the person's decisions that had a choice, a line each as it comes
     (the table of `expeditions analyse --review`), then the summary."""
-    start = start or (lambda spec: Engine.start(spec.command, options=spec.options))
+    start = start or start_bot
     rows = []
     with start(advisor) as bot:
         yield f"review by {bot.name} of seat {outcome.seat}'s decisions (* : not the bot's choice)"
@@ -165,13 +171,20 @@ def review_lines(outcome: PlayOutcome, advisor: BotSpec, limits: Limits,
 
 def _hint(settings: PlaySettings, state: engine.State, advisor: list[Engine],
           start: Callable[[BotSpec], Engine]) -> str:
-    """The advisor's choice in the person's view, with its value if it reports one."""
+    """The advisor's choice in the person's view, with its value if it reports one. An advisor
+    that fails is stopped and named; the game goes on (the next hint starts it again)."""
     if settings.advisor is None:
         return "no advisor (see --advisor)"
-    if not advisor:
-        advisor.append(start(settings.advisor))
-        advisor[0].new_game(state.edition, state.options, state.num_seats, settings.seat)
-    result = consult(advisor[0], state.view(settings.seat), settings.advisor_limits)
+    try:
+        if not advisor:
+            advisor.append(start(settings.advisor))
+            advisor[0].new_game(state.edition, state.options, state.num_seats, settings.seat)
+        result = consult(advisor[0], state.view(settings.seat), settings.advisor_limits)
+    except EngineError as err:
+        for bot in advisor:
+            bot.quit()
+        advisor.clear()
+        return f"the advisor failed: {err}"
     lines = result.lines
     value = f", value {lines[0]['value']:.2f}" if lines and "value" in lines[0] else ""
     return f"{advisor[0].name} suggests {result.decision}{value}"

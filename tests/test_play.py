@@ -175,3 +175,13 @@ def test_bad_arguments_are_one_error(argv: list[str], message: str) -> None:
     done = subprocess.run(expeditions_argv("play", "--no-hints", *argv), input="", capture_output=True,
                           text=True, timeout=60)
     assert done.returncode == 2 and message in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_failing_advisor_is_named_and_the_game_goes_on() -> None:
+    game = settings("classic", 0, rounds=1)
+    game.advisor = builtin_bot("random")
+    game.advisor.command = ["/no/such/advisor"]
+    person = ScriptedPerson(seed=2, bad_first=["hint"])
+    outcome = play_game(game, person)
+    assert outcome.state.is_terminal()
+    assert any(line.startswith("the advisor failed: cannot start '/no/such/advisor'") for line in person.shown)
