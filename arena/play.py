@@ -266,7 +266,7 @@ class _Table:
     def finish(self) -> None:
         state = self.state
         self.person.show("")
-        self.person.show(state.pretty())  # the game is over: every hand may be shown
+        self.person.show(state.pretty(self.seat))
         result = state.returns()[self.seat]
         word = "won" if result == 1 else "lost" if result == 0 else "drew" if result == 0.5 else f"scored {result:g}"
         self.person.show(f"you {word}: scores {' / '.join(map(str, state.scores()))}")
