@@ -5,13 +5,15 @@ from __future__ import annotations
 import importlib.util
 import subprocess
 import sys
+from pathlib import Path
 
 import engine
 from bots.policy import Limits
 from bots.random import RandomPolicy
-from protocol.local import PROJECT_ROOT, child_env, expeditions_argv
+from protocol.local import child_env, expeditions_argv
 
-EXAMPLE = PROJECT_ROOT / "docs" / "examples" / "montecarlo_bot.py"
+EXAMPLE = Path(__file__).resolve().parents[1] / "docs" / "examples" / "montecarlo_bot.py"
+"""In the source tree (docs/ is not installed with the package)."""
 
 
 def load_example():
