@@ -21,7 +21,7 @@ from typing import Protocol
 import engine
 from arena.config import BotSpec
 from arena.record import DecisionRecord, GameRecord
-from arena.review import REVIEW_HEADER, consult, review_game, review_row, review_summary
+from arena.review import REVIEW_HEADER, consult, review_game, review_row, review_summary, start_bot
 from arena.store import now
 from bots.policy import Limits
 from protocol.client import Engine
@@ -105,11 +105,6 @@ def seat_bots(settings: PlaySettings, num_seats: int) -> dict[int, BotSpec]:
     if len(settings.bots) != len(others):
         raise ValueError(f"{len(others)} other seats need one bot for all or one each, got {len(settings.bots)}")
     return dict(zip(others, settings.bots))
-
-
-def start_bot(spec: BotSpec) -> Engine:
-    """A bot process for `spec`, handshaken, with its options set."""
-    return Engine.start(spec.command, options=spec.options)
 
 
 def play_game(settings: PlaySettings, person: Person,
@@ -252,11 +247,10 @@ class _Table:
         seen = len(state.history(self.seat))
         totals_before = state.scores()
         record = state.play(decision)
-        ended = state.round_index != round_before or state.is_terminal()
-        shown = state.history(self.seat, previous=True) if state.round_index != round_before else state.history(self.seat)
-        for text in shown[seen:]:
+        new_round = state.round_index != round_before  # the decision's round is now the previous one
+        for text in state.history(self.seat, previous=new_round)[seen:]:
             self.person.show(f"  seat {mover} ({self.names[mover]}): {text}")
-        if ended:
+        if new_round or state.is_terminal():
             totals = state.scores()
             gained = [after - before for after, before in zip(totals, totals_before)]
             self.person.show(f"round {round_before + 1} over: {' / '.join(f'{g:+d}' for g in gained)}; "

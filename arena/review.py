@@ -11,6 +11,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 import engine
+from arena.config import BotSpec
 from arena.record import GameRecord
 from arena.replay import positions
 from bots.policy import Limits
@@ -24,6 +25,12 @@ PATIENCE_S = 60.0
 """How long a bot searching to another limit (iterations) may take before it is sent `stop`."""
 AFTER_STOP_S = 1.0
 """How long a bot may take to answer `stop`."""
+
+
+def start_bot(spec: BotSpec) -> Engine:
+    """A bot process for `spec` outside a tournament (no launcher, no resource limits),
+    handshaken, with its options set."""
+    return Engine.start(spec.command, options=spec.options)
 
 
 def consult(bot: Engine, view: engine.View, limits: Limits) -> PlayResult:

@@ -59,9 +59,9 @@ cdef enum:
     R_SETTLED = 5
 
 NODE_BYTES = sizeof(Node)
+"""Bytes per tree node (the unit of the Hash option)."""
 MAX_NODES = 2_000_000_000
 """The most nodes a tree can hold (its indices are int32)."""
-"""Bytes per tree node (the unit of the Hash option)."""
 
 
 cdef inline int64_t now_ns() noexcept nogil:

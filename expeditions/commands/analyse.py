@@ -52,8 +52,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from arena.review import consult
-    from protocol.client import Engine
+    from arena.review import consult, start_bot
     from protocol.errors import SearchRejectedError
 
     if args.review:
@@ -73,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(f"--{err}") from None
     spec = bot_argument(args.bot)
     state = view.state
-    with Engine.start(spec.command, options=spec.options) as bot:
+    with start_bot(spec) as bot:
         if bot.option("MultiPV") is not None:
             bot.configure({"MultiPV": args.multipv})
         elif args.multipv > 1:
@@ -121,8 +120,7 @@ def _budget(args: argparse.Namespace) -> Limits:
 
 def _review(args: argparse.Namespace) -> int:
     """--review: the bot's view of every decision of a recorded game."""
-    from arena.review import REVIEW_HEADER, review_game, review_row, review_summary
-    from protocol.client import Engine
+    from arena.review import REVIEW_HEADER, review_game, review_row, review_summary, start_bot
 
     if args.game is None:
         raise CommandError("--review needs --game")
@@ -134,7 +132,7 @@ def _review(args: argparse.Namespace) -> int:
     limits = _budget(args)
     rows = []
     spec = bot_argument(args.bot)
-    with Engine.start(spec.command, options=spec.options) as bot:
+    with start_bot(spec) as bot:
         print(f"review: game {game.id} ({game.edition}; seats: {', '.join(game.seat_bots)}) by {bot.name}")
         print(REVIEW_HEADER)
         for row in review_game(game, bot, limits, args.seat):
