@@ -21,6 +21,11 @@ cdef enum:
     OTHERS_HEURISTIC = 1  # the other seats play the rollout heuristic; the tree holds the seat's own
 
 cdef enum:
+    KIND_DECISION = 0     # an edge for a decision of the seat (or of any seat, OTHERS_TREE)
+    KIND_OBSERVATION = 1  # InfoTurns: another seat's decision as the seat saw it, or the card its
+                          # own draw revealed (num_decision_ids + card); never chosen, only followed
+
+cdef enum:
     MAX_DEPTH = 1024      # decisions from the root before the tree stops descending
     MAX_CHAINS = 64       # opponent-model chains per tree
 
@@ -31,9 +36,9 @@ ctypedef struct Node:
     uint32_t avail        # iterations in which `decision` was legal at the parent
     int32_t child         # first child, -1 for none
     int32_t sibling       # next sibling, -1 for none
-    int16_t decision
+    int16_t decision      # a decision id, or for an observation node what was observed (KIND_*)
     int8_t mover          # the seat that made `decision` (-1 at the root)
-    uint8_t _pad0
+    uint8_t kind          # KIND_DECISION, or KIND_OBSERVATION: a branch on what the seat saw
     int32_t _pad1
 
 ctypedef struct SearchParams:
@@ -52,6 +57,8 @@ ctypedef struct SearchParams:
     int whole_turn        # below max_depth, still a node for the seat's decision right after its own
     int root_sweep     # each sampled world evaluates every root decision once (common random numbers)
     int root_candidates  # > 0: only the heuristic's best this many root decisions are searched
+    int info_turns        # the seat's later turns held as information-set nodes (OTHERS_HEURISTIC)
+    int info_visits       # visits of such a node before it searches beyond the heuristic's choice
 
 
 cdef class Tree:
@@ -102,6 +109,8 @@ cdef class Tree:
     cdef void _sample_world(self, void* s) noexcept nogil
     cdef void _iterate(self) noexcept nogil
     cdef int _rollout(self, void* s) noexcept nogil
+    cdef int32_t _child(self, int32_t parent, int key, int kind, int mover) noexcept nogil
+    cdef int _info_choice(self, const void* s, int32_t node, const int* moves, int n) noexcept nogil
     cdef void _reward(self, void* s, bint evaluated, double* out) noexcept nogil
     cdef int _compact(self, int32_t new_root) except -1
     cdef void _prune_root(self) noexcept

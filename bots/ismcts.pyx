@@ -127,6 +127,8 @@ cdef class Tree:
         self.p.whole_turn = 0
         self.p.root_sweep = 0
         self.p.root_candidates = 0
+        self.p.info_turns = 0
+        self.p.info_visits = 64
         self.nskip = 0
 
     def __dealloc__(self):
@@ -143,7 +145,7 @@ cdef class Tree:
                   int cutoff=0, str reward="auto", double scale=40.0, double residual=0.25,
                   double score_weight=0.0, double score_scale=40.0,
                   str others="tree", int max_depth=0, bint root_sweep=False, int root_candidates=0,
-                  bint whole_turn=False) -> None:
+                  bint whole_turn=False, int info_turns=0, int info_visits=64) -> None:
         """Sets the search parameters (see bots/ismcts_policy.py for their options)."""
         if others not in OTHERS:
             raise ValueError(f"others: expected one of {', '.join(OTHERS)}, got {others!r}")
@@ -152,9 +154,10 @@ cdef class Tree:
         if reward not in REWARDS:
             raise ValueError(f"reward: expected one of {', '.join(REWARDS)}, got {reward!r}")
         if exploration < 0 or not 0.0 <= epsilon <= 1.0 or self_epsilon > 1.0 or cutoff < 0 or scale <= 0 or residual < 0 or max_depth < 0 \
-                or root_candidates < 0 or not 0.0 <= score_weight <= 1.0 or score_scale <= 0:
+                or root_candidates < 0 or not 0.0 <= score_weight <= 1.0 or score_scale <= 0 \
+                or info_turns < 0 or info_visits < 1:
             raise ValueError("exploration >= 0, epsilon in 0..1, self_epsilon in 0..1 or < 0 (epsilon), cutoff >= 0, scale > 0, residual >= 0, max_depth >= 0, "
-                             "root_candidates >= 0, score_weight in 0..1, score_scale > 0")
+                             "root_candidates >= 0, score_weight in 0..1, score_scale > 0, info_turns >= 0, info_visits >= 1")
         self.p.exploration = exploration
         self.p.rollout = ROLLOUTS[rollout]
         self.p.epsilon = epsilon
@@ -170,6 +173,8 @@ cdef class Tree:
         self.p.whole_turn = whole_turn
         self.p.root_sweep = root_sweep
         self.p.root_candidates = root_candidates
+        self.p.info_turns = info_turns
+        self.p.info_visits = info_visits
 
     cdef int _reserve(self, const GameOps* ops) except -1:
         if ops == self.ops:
@@ -408,6 +413,13 @@ cdef class Tree:
         cdef bint follows = False  # the last decision applied was a tree node's (WholeTurn)
         cdef bint model = self.p.others == OTHERS_HEURISTIC and self.bot != NULL
         cdef bint sweep = self.p.root_sweep
+        # InfoTurns: below the root the tree follows the seat's information sets for its next
+        # `info` turns. `turn` counts the seat's turns begun since the root's; `others` is set once
+        # another seat has decided since the seat's last decision; `lost` once the pool could not
+        # hold an observation (the seat's next decision is then left to the rollout).
+        cdef int info = self.p.info_turns if model else 0
+        cdef int turn = 0, revealed
+        cdef bint others = False, lost = False
         if sweep:
             # One world for a sweep of iterations, each replaying the same rollout randomness:
             # the root's decisions are compared on common random numbers.
@@ -427,9 +439,56 @@ cdef class Tree:
                 break  # a terminal of the search: scored as it stands
             if model and mover != self.seat:
                 # The other seats are modelled by the heuristic: their decisions take no node, and
-                # the seat's next node gathers whatever they did (like a chance event).
-                ops.apply(s, self.bot.decision(s, &self.play_rng, self.p.epsilon))
+                # the seat's next node gathers whatever they did (like a chance event) — unless the
+                # seat's next turn is an information-set node, which branches on what it saw.
+                d = self.bot.decision(s, &self.play_rng, self.p.epsilon)
+                if info > 0 and depth > 1 and turn < info and not lost:
+                    c = self._child(node, ops.observe(s, self.seat, d) if ops.observe != NULL else d,
+                                    KIND_OBSERVATION, mover)
+                    if c < 0:
+                        lost = True
+                    else:
+                        node = c
+                        path[depth] = c
+                        depth += 1
+                ops.apply(s, d)
+                others = True
                 follows = False
+                continue
+            if others:
+                turn += 1
+                others = False
+            if info > 0 and depth > 1:
+                # A decision of the seat below the root, in one of its information sets.
+                if turn > info or lost or depth >= MAX_DEPTH - 2:
+                    evaluated = self._rollout(s)
+                    break
+                n = ops.legal(s, moves)
+                d = self._info_choice(s, node, moves, n)
+                c = nodes[node].child
+                while c >= 0 and (nodes[c].decision != d or nodes[c].kind != KIND_DECISION):
+                    c = nodes[c].sibling
+                if c < 0:
+                    c = self._child(node, d, KIND_DECISION, mover)
+                    if c >= 0:
+                        path[depth] = c
+                        depth += 1
+                    ops.apply(s, d)
+                    evaluated = self._rollout(s)
+                    break
+                revealed = ops.reveal(s, d) if turn < info else -1
+                ops.apply(s, d)
+                node = c
+                path[depth] = c
+                depth += 1
+                if revealed >= 0:
+                    c = self._child(node, ops.num_decision_ids + revealed, KIND_OBSERVATION, mover)
+                    if c < 0:
+                        lost = True
+                    else:
+                        node = c
+                        path[depth] = c
+                        depth += 1
                 continue
             if depth >= MAX_DEPTH or (self.p.max_depth > 0 and depth > self.p.max_depth and not (
                     self.p.whole_turn and follows and nodes[node].mover == mover)):
@@ -492,7 +551,7 @@ cdef class Tree:
                 nodes[c].sibling = nodes[node].child
                 nodes[c].decision = <int16_t>d
                 nodes[c].mover = <int8_t>mover
-                nodes[c]._pad0 = 0
+                nodes[c].kind = KIND_DECISION
                 nodes[c]._pad1 = 0
                 nodes[node].child = c
                 ops.apply(s, d)
@@ -503,17 +562,101 @@ cdef class Tree:
             if best < 0:  # the pool is full and nothing here was ever expanded
                 evaluated = self._rollout(s)
                 break
+            revealed = ops.reveal(s, nodes[best].decision) if info > 0 else -1
             ops.apply(s, nodes[best].decision)
             node = best
             path[depth] = node
             depth += 1
             follows = True
+            if revealed >= 0:
+                c = self._child(node, ops.num_decision_ids + revealed, KIND_OBSERVATION, mover)
+                if c < 0:
+                    lost = True
+                else:
+                    node = c
+                    path[depth] = c
+                    depth += 1
         self._reward(s, evaluated, reward)
         nodes[0].visits += 1
         for i in range(1, depth):
             c = path[i]
             nodes[c].visits += 1
             nodes[c].value += reward[nodes[c].mover]
+
+    cdef int32_t _child(self, int32_t parent, int key, int kind, int mover) noexcept nogil:
+        """The child of `parent` for `key` of that kind, added when missing; -1 when the pool is full."""
+        cdef Node* nodes = self.pool
+        cdef int32_t c = nodes[parent].child
+        while c >= 0:
+            if nodes[c].decision == key and nodes[c].kind == kind:
+                return c
+            c = nodes[c].sibling
+        if self.count >= self.cap:
+            return -1
+        c = self.count
+        self.count += 1
+        nodes[c].value = 0.0
+        nodes[c].visits = 0
+        nodes[c].avail = 0
+        nodes[c].child = -1
+        nodes[c].sibling = nodes[parent].child
+        nodes[c].decision = <int16_t>key
+        nodes[c].mover = <int8_t>mover
+        nodes[c].kind = <uint8_t>kind
+        nodes[c]._pad1 = 0
+        nodes[parent].child = c
+        return c
+
+    cdef int _info_choice(self, const void* s, int32_t node, const int* moves, int n) noexcept nogil:
+        """The seat's decision at `node`, one of its information sets below the root (InfoTurns).
+
+        The heuristic's own choice until the node has `info_visits` visits; then UCB among the
+        heuristic's best k decisions, k = 2 at info_visits and one more each time the visits double
+        (progressive widening), a candidate not yet tried first. Few visits cannot tell a dozen
+        decisions apart, and below that the heuristic is the better guess.
+        """
+        cdef Node* nodes = self.pool
+        cdef uint32_t v = nodes[node].visits, w
+        cdef double scores[MAX_LEGAL]
+        cdef int order[MAX_LEGAL]
+        cdef int i, j, k, tmp, d
+        cdef int32_t c, best = -1
+        cdef double score, best_score = -1e300, C = self.p.exploration
+        if n == 1:
+            return moves[0]
+        if v < <uint32_t>self.p.info_visits or self.bot.score == NULL:
+            return self.bot.decision(s, &self.play_rng, self.p.self_epsilon)
+        k = 2
+        w = v // <uint32_t>self.p.info_visits
+        while w >= 2 and k < n:
+            k += 1
+            w >>= 1
+        if k > n:
+            k = n
+        self.bot.score(s, moves, n, scores)
+        for i in range(n):
+            order[i] = i
+        for i in range(k):  # partial selection sort: k is small
+            j = i
+            for tmp in range(i + 1, n):
+                if scores[order[tmp]] > scores[order[j]]:
+                    j = tmp
+            tmp = order[i]
+            order[i] = order[j]
+            order[j] = tmp
+        for i in range(k):
+            d = moves[order[i]]
+            c = nodes[node].child
+            while c >= 0 and (nodes[c].decision != d or nodes[c].kind != KIND_DECISION):
+                c = nodes[c].sibling
+            if c < 0 or nodes[c].visits == 0:
+                return d  # untried: try it
+            nodes[c].avail += 1
+            score = nodes[c].value / nodes[c].visits + C * sqrt(log(<double>nodes[c].avail) / nodes[c].visits)
+            if score > best_score:
+                best_score = score
+                best = c
+        return nodes[best].decision
 
     cdef int _rollout(self, void* s) noexcept nogil:
         """Plays on to the horizon; returns 1 when cut off early (the state is then evaluated)."""
@@ -665,8 +808,8 @@ cdef class Tree:
                     most = self.pool[c].visits
                     best = c
                 c = self.pool[c].sibling
-            if best < 0 or most < <uint32_t>min_visits:
-                break
+            if best < 0 or most < <uint32_t>min_visits or self.pool[best].kind != KIND_DECISION:
+                break  # InfoTurns: what the seat observes next is not a decision of the line
             out.append(self.pool[best].decision)
             node = best
         return out
@@ -687,12 +830,20 @@ cdef class Tree:
             return False
         for d in decisions:
             c = self.pool[node].child
-            while c >= 0 and self.pool[c].decision != d:
+            while c >= 0 and (self.pool[c].decision != d or self.pool[c].kind != KIND_DECISION):
                 c = self.pool[c].sibling
             if c < 0:
                 self.count = 0
                 return False
             node = c
+        c = self.pool[node].child
+        while c >= 0:
+            if self.pool[c].kind != KIND_DECISION:
+                # InfoTurns: the decisions made since were followed by observations that are not in
+                # `decisions`; which branch is the real one is not known here, so start afresh.
+                self.count = 0
+                return False
+            c = self.pool[c].sibling
         if node != 0:
             self._compact(node)
         return True

@@ -60,6 +60,8 @@ DEFAULTS: dict[str, Any] = {
     "Others": "heuristic",
     "MaxDepth": 1,
     "WholeTurn": False,
+    "InfoTurns": 0,
+    "InfoVisits": 64,
     "RootSelection": "ucb",
     "RootCandidates": -1,
     "Infer": "auto",
@@ -136,6 +138,13 @@ class IsmctsPolicy(Policy):
         PolicyOption("WholeTurn", "check", DEFAULTS["WholeTurn"],
                      help="below MaxDepth, the seat's decision right after its own (the draw after a play) is "
                           "still a node (in the card editions nothing hidden is revealed between the two)"),
+        PolicyOption("InfoTurns", "spin", DEFAULTS["InfoTurns"], 0, 8,
+                     help="with Others=heuristic, the seat's decisions of its next this many turns are tree nodes "
+                          "of its information sets: they branch on what it observes in between (the others' "
+                          "decisions, the card it drew), never on what it cannot see"),
+        PolicyOption("InfoVisits", "spin", DEFAULTS["InfoVisits"], 1, 10**6,
+                     help="InfoTurns: visits of such a node before it searches beyond the heuristic's choice "
+                          "(then among the heuristic's best 2, one more each time its visits double)"),
         PolicyOption("RootSelection", "combo", DEFAULTS["RootSelection"], choices=("ucb", "sweep"),
                      help="ucb: UCB with availability at the root too; sweep: every sampled world (hidden cards "
                           "and rollout randomness) evaluates each root decision once, the best mean is played"),
@@ -239,6 +248,7 @@ class IsmctsPolicy(Policy):
                            residual=s["Residual"] / 100.0, score_weight=s["ScoreWeight"] / 100.0,
                            score_scale=self._scale(),
                            others=s["Others"], max_depth=s["MaxDepth"], whole_turn=s["WholeTurn"],
+                           info_turns=s["InfoTurns"], info_visits=s["InfoVisits"],
                            root_sweep=s["RootSelection"] == "sweep", root_candidates=self._root_candidates())
         return self._trees
 

@@ -122,6 +122,9 @@ ctypedef struct GameOps:
     int (*reveal)(const void* s, int decision) noexcept nogil  # what the mover alone sees, or -1
     int (*playout)(void* s, Rng* rng) noexcept nogil   # optional fast random playout, or NULL
     void (*reset)(void* s, uint64_t seed) noexcept nogil  # a new match, same options, dealt from seed
+    # The mover's decision as `viewer` sees it: the decision itself, or -1 when it is hidden from
+    # viewer (a pass between opponents in partners). NULL: every decision is public.
+    int (*observe)(const void* s, int viewer, int decision) noexcept nogil
 
 
 cdef void rank_returns(int nseats, const int* team, const double* key, double* out) noexcept nogil

@@ -503,6 +503,13 @@ cdef int lc_reveal(const void* sp, int d) noexcept nogil:
     return -1
 
 
+cdef int lc_observe(const void* sp, int viewer, int d) noexcept nogil:
+    # As State.history masks it: a pass between two opponents of the viewer is hidden.
+    if d >= D_PASS and (viewer & 1) != (lc_to_move(sp) & 1):
+        return -1
+    return d
+
+
 cdef void lc_determinize(void* sp, int seat, Rng* rng) noexcept nogil:
     """Redeals every card `seat` cannot see, keeping all it knows (docs/notation.md, Views)."""
     cdef LCState* s = <LCState*>sp
@@ -619,6 +626,7 @@ cdef void _build_ops(int e, const char* name):
     o.returns = lc_returns
     o.determinize = lc_determinize
     o.reveal = lc_reveal
+    o.observe = lc_observe
     o.playout = lc_playout
     o.reset = lc_reset
 
