@@ -782,6 +782,49 @@ cdef class Tree:
             c = self.pool[c].sibling
         return out
 
+    def node_children(self, path=()) -> list:
+        """(kind, key, mover, visits, availability, sum of the mover's rewards) per child of the node
+        reached from the root by `path`, a sequence of (kind, key) pairs. Kinds: "decision" (key: its
+        id); with InfoTurns, "observed" (another seat's decision as the seat saw it, -1 when hidden
+        from it) and "revealed" (the card, as an index of `State.revealed_text`, that the seat's own
+        draw showed it). KeyError when no node is reached.
+
+        >>> import engine
+        >>> tree = Tree(1_000)
+        >>> tree.configure(rollout="heuristic", others="heuristic", max_depth=1, info_turns=1, info_visits=4)
+        >>> tree.begin(engine.new_game("classic", seed=3, rounds=1), 0, seed=1)
+        >>> tree.run(500)
+        500
+        >>> kind, play = tree.node_children()[0][:2]
+        >>> {child[0] for child in tree.node_children([(kind, play)])}  # the draws after that play
+        {'decision'}
+        """
+        cdef int32_t node = 0, c
+        if self.count < 1:
+            raise KeyError("an empty tree")
+        for kind, key in path:
+            c = self.pool[node].child
+            while c >= 0 and self._kind_key(c) != (kind, key):
+                c = self.pool[c].sibling
+            if c < 0:
+                raise KeyError(f"no {kind} {key} below the path so far")
+            node = c
+        out = []
+        c = self.pool[node].child
+        while c >= 0:
+            out.append(self._kind_key(c) + (self.pool[c].mover, self.pool[c].visits, self.pool[c].avail,
+                                            self.pool[c].value))
+            c = self.pool[c].sibling
+        return out
+
+    cdef tuple _kind_key(self, int32_t c):
+        cdef int key = self.pool[c].decision
+        if self.pool[c].kind == KIND_DECISION:
+            return ("decision", key)
+        if key >= self.ops.num_decision_ids:
+            return ("revealed", key - self.ops.num_decision_ids)
+        return ("observed", key)
+
     def principal_variation(self, int max_length=16, int min_visits=2, int first=-1) -> list:
         """Decisions along the most visited children from the root (each with >= min_visits); with
         `first` (a decision id), the line through that root child instead of the most visited one

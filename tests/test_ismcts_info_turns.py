@@ -1,0 +1,182 @@
+"""InfoTurns: the seat's next turns as tree nodes of its information sets.
+
+Below the root the tree branches on what the seat observes between its decisions — the other
+seats' decisions as it sees them, the card its own draw shows it — and never on what it cannot
+see, so every node of its later decisions is one information set of the seat.
+"""
+from __future__ import annotations
+
+import pytest
+from helpers import edition_cases, random_state
+
+from bots.ismcts import Tree
+from bots.ismcts_policy import IsmctsPolicy
+from bots.policy import Limits
+
+
+def _tree(info_turns: int, info_visits: int, capacity: int = 200_000) -> Tree:
+    tree = Tree(capacity)
+    tree.configure(exploration=0.3, rollout="heuristic", epsilon=0.0, others="heuristic", max_depth=1,
+                   info_turns=info_turns, info_visits=info_visits)
+    return tree
+
+
+def _play_position(edition: str = "classic", seed: int = 4):
+    """A position where the seat to move plays (rather than draws), some turns into the round."""
+    for steps in range(8, 80, 2):
+        state = random_state(edition, seed, steps, rounds=1)
+        if state.phase == "play" and len(state.legal()) > 4:
+            return state
+    raise AssertionError("no play position")
+
+
+def _hand(state, seat: int) -> list[str]:
+    line = next(line for line in state.pretty(seat).splitlines() if line.startswith(f"seat {seat}*"))
+    return line.split("hand", 1)[1].split()
+
+
+@pytest.mark.parametrize("edition", edition_cases(), ids=lambda e: e.id)
+def test_a_node_that_never_reaches_its_visits_plays_as_the_flat_search(edition):
+    """Below InfoVisits a node makes the heuristic's decision with the rollout's own random
+    numbers: the root's statistics are those of the flat search to the last bit."""
+    state = random_state(edition, 7, 10, rounds=1)
+    seat = state.to_move
+    view = state.view(seat)
+    children = []
+    for info_turns in (0, 1, 2):
+        tree = _tree(info_turns, 10**6)
+        tree.begin(view.state, seat, seed=9)
+        tree.run(1500)
+        children.append(sorted(tree.root_children()))
+    assert children[0] == children[1] == children[2]
+
+
+def test_later_decisions_are_nodes_of_the_seats_information_sets():
+    state = _play_position()
+    seat = state.to_move
+    view = state.view(seat)
+    hand = _hand(state, seat)
+    tree = _tree(1, 8)
+    tree.begin(view.state, seat, seed=3)
+    tree.run(6000)
+    checked_draws = checked_turns = 0
+    for kind, play, *_ in tree.node_children():
+        assert kind == "decision"
+        played = state.decision_to_text(play)[1:]  # +r7 / -r7: the card
+        after_play = state.copy()
+        after_play.apply(play)
+        for kind, draw, mover, *_ in tree.node_children([("decision", play)]):
+            assert kind == "decision" and mover == seat and after_play.is_legal(draw)
+            below = tree.node_children([("decision", play), ("decision", draw)])
+            if after_play.decision_to_text(draw) != "D":
+                # A card taken from a discard pile is public: what follows is the opponent's turn.
+                assert all(kind == "observed" and mover != seat for kind, _, mover, *_ in below)
+                continue
+            for kind, card, mover, *_ in below:
+                # The draw pile's card is seen by the seat alone, and is one it could not see before.
+                assert kind == "revealed" and mover == seat
+                drawn = state.revealed_text(card)
+                assert drawn not in state.pretty(seat).split("hand", 1)[0]  # not on the table
+                checked_draws += 1
+                held = list(hand)
+                held.remove(played)
+                held.append(drawn)
+                path = [("decision", play), ("decision", draw), ("revealed", card)]
+                for kind, opp_play, mover, *_ in tree.node_children(path):
+                    assert kind == "observed" and mover != seat and opp_play >= 0
+                    for kind, opp_draw, mover, *_ in tree.node_children(path + [("observed", opp_play)]):
+                        assert kind == "observed" and mover != seat
+                        turn = path + [("observed", opp_play), ("observed", opp_draw)]
+                        for kind, mine, mover, *_ in tree.node_children(turn):
+                            # The seat's next decision: a node of that information set, and one it
+                            # can make there — a card of the hand it then holds.
+                            assert kind == "decision" and mover == seat
+                            assert state.decision_to_text(mine)[1:] in held
+                            checked_turns += 1
+    assert checked_draws > 20 and checked_turns > 20, (checked_draws, checked_turns)
+
+
+def test_a_visited_information_set_searches_beyond_the_heuristic():
+    """Past InfoVisits a node of the seat's next turn tries the heuristic's runner-up too."""
+    state = _play_position()
+    seat = state.to_move
+    tree = _tree(1, 8)
+    tree.begin(state.view(seat).state, seat, seed=3)
+    tree.run(6000)
+
+    def widest(path, depth):
+        children = tree.node_children(path)
+        here = sum(1 for kind, *_ in children if kind == "decision") if depth >= 2 else 0
+        return max([here] + [widest(path + [(kind, key)], depth + 1) for kind, key, *_ in children])
+
+    assert widest([], 0) >= 2
+
+
+def test_an_opponents_pass_is_an_observation_without_its_cards():
+    """partners: a pass between the seat's two opponents is observed as a pass, not as its cards."""
+    state = random_state("partners", 5, 4, rounds=1)
+    seat = state.to_move
+    tree = _tree(1, 4)
+    tree.configure(exploration=0.3, rollout="heuristic", epsilon=0.5, others="heuristic", max_depth=1,
+                   info_turns=1, info_visits=4)  # the others pass now and then (epsilon)
+    tree.begin(state.view(seat).state, seat, seed=2)
+    tree.run(4000)
+    seen = {"hidden": 0, "opponents": 0}
+
+    def walk(path):
+        for kind, key, mover, *_ in tree.node_children(path):
+            if kind == "observed" and state.team_of(mover) != state.team_of(seat):
+                seen["opponents"] += 1
+                if key == -1:
+                    seen["hidden"] += 1
+                else:
+                    assert not state.decision_to_text(key).startswith(">"), "an opponent's pass leaked"
+            walk(path + [(kind, key)])
+
+    walk([])
+    assert seen["hidden"] > 0 and seen["opponents"] > seen["hidden"], seen
+
+
+def test_a_full_pool_keeps_sampling_within_its_bound():
+    state = _play_position()
+    seat = state.to_move
+    tree = _tree(2, 1, capacity=60)
+    tree.begin(state.view(seat).state, seat, seed=1)
+    assert tree.run(3000) == 3000 and tree.nodes <= 60
+
+
+def test_reuse_keeps_a_played_decisions_subtree_and_not_one_past_an_observation():
+    state = _play_position()
+    seat = state.to_move
+    tree = _tree(1, 8)
+    tree.begin(state.view(seat).state, seat, seed=1)
+    tree.run(3000)
+    play = max(tree.root_children(), key=lambda child: child[1])[0]
+    after = state.copy()
+    after.apply(play)  # the seat draws next: its draws are the kept subtree's root decisions
+    assert tree.advance([play])
+    tree.begin(after.view(seat).state, seat, seed=2, keep=True)
+    assert tree.root_visits > 0 and all(after.is_legal(d) for d, *_ in tree.root_children())
+    draw = after.parse_decision("D")
+    assert not tree.advance([draw])  # what the draw showed is not among the decisions
+
+
+def test_the_options_reach_the_tree_and_are_checked():
+    state = _play_position()
+    view = state.view(state.to_move)
+    bot = IsmctsPolicy(seed=1, InfoTurns=1, InfoVisits=8, EarlyStop="never")
+    assert bot.choose(view, Limits(iterations=2000)) in view.legal()
+    assert bot.last_search.nodes > 1 + len(view.legal())  # more than the flat root
+    with pytest.raises(ValueError):
+        IsmctsPolicy(InfoVisits=0)
+    with pytest.raises(ValueError):
+        IsmctsPolicy(InfoTurns=-1)
+
+
+def test_every_edition_plays_with_it():
+    for edition in edition_cases():
+        state = random_state(edition, 3, 6, rounds=1)
+        view = state.view(state.to_move)
+        bot = IsmctsPolicy(seed=1, InfoTurns=2, InfoVisits=4)
+        assert bot.choose(view, Limits(iterations=800)) in view.legal(), edition.id
+        assert bot.last_search.iterations == 800
