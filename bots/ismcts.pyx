@@ -418,7 +418,7 @@ cdef class Tree:
         # another seat has decided since the seat's last decision; `lost` once the pool could not
         # hold an observation (the seat's next decision is then left to the rollout).
         cdef int info = self.p.info_turns if model else 0
-        cdef int turn = 0, revealed
+        cdef int turn = 0, revealed, root_round = ops.round_index(self.root_state) if info > 0 else 0
         cdef bint others = False, lost = False
         if sweep:
             # One world for a sweep of iterations, each replaying the same rollout randomness:
@@ -442,7 +442,8 @@ cdef class Tree:
                 # the seat's next node gathers whatever they did (like a chance event) — unless the
                 # seat's next turn is an information-set node, which branches on what it saw.
                 d = self.bot.decision(s, &self.play_rng, self.p.epsilon)
-                if info > 0 and depth > 1 and turn < info and not lost:
+                if info > 0 and depth > 1 and turn < info and not lost and depth < MAX_DEPTH - 2 \
+                        and ops.round_index(s) == root_round:
                     c = self._child(node, ops.observe(s, self.seat, d) if ops.observe != NULL else d,
                                     KIND_OBSERVATION, mover)
                     if c < 0:
@@ -460,7 +461,9 @@ cdef class Tree:
                 others = False
             if info > 0 and depth > 1:
                 # A decision of the seat below the root, in one of its information sets.
-                if turn > info or lost or depth >= MAX_DEPTH - 2:
+                if turn > info or lost or depth >= MAX_DEPTH - 2 or ops.round_index(s) != root_round:
+                    # Past its turns, or in a round dealt since (Reward=match): a new hand the
+                    # observations do not hold, so the rollout decides.
                     evaluated = self._rollout(s)
                     break
                 n = ops.legal(s, moves)

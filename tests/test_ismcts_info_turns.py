@@ -6,9 +6,12 @@ see, so every node of its later decisions is one information set of the seat.
 """
 from __future__ import annotations
 
+import random
+
 import pytest
 from helpers import edition_cases, random_state
 
+import engine
 from bots.ismcts import Tree
 from bots.ismcts_policy import IsmctsPolicy
 from bots.policy import Limits
@@ -180,3 +183,32 @@ def test_every_edition_plays_with_it():
         bot = IsmctsPolicy(seed=1, InfoTurns=2, InfoVisits=4)
         assert bot.choose(view, Limits(iterations=800)) in view.legal(), edition.id
         assert bot.last_search.iterations == 800
+
+
+def test_a_round_dealt_since_is_left_to_the_rollout():
+    """Reward=match: when the opponent's draw ends the round, the seat's next decision is in a new
+    deal that no observation of the tree holds, so it is not a node."""
+    state = engine.new_game("classic", seed=2, rounds=2)
+    rng = random.Random(2)
+    while not (state.phase == "play" and state.pretty().split("deck ")[1].split()[0] == "2"):
+        state.apply(rng.choice(state.legal()))
+    seat = state.to_move
+    tree = Tree(200_000)
+    tree.configure(exploration=0.3, rollout="heuristic", epsilon=0.0, others="heuristic", max_depth=1,
+                   reward="match", info_turns=2, info_visits=1)
+    tree.begin(state.view(seat).state, seat, seed=1)
+    tree.run(3000)
+    ends = 0
+    for _, play, *_ in tree.node_children():
+        deck_draw = state.copy()
+        deck_draw.apply(play)
+        draw = deck_draw.parse_decision("D")
+        path = [("decision", play), ("decision", draw)]
+        for _, card, *_ in tree.node_children(path):
+            for _, opp_play, *_ in tree.node_children(path + [("revealed", card)]):
+                for _, opp_draw, *_ in tree.node_children(path + [("revealed", card), ("observed", opp_play)]):
+                    turn = path + [("revealed", card), ("observed", opp_play), ("observed", opp_draw)]
+                    if deck_draw.decision_to_text(opp_draw) == "D":  # the last card: the round ends
+                        assert tree.node_children(turn) == []
+                        ends += 1
+    assert ends > 0
