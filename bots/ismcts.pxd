@@ -110,6 +110,7 @@ cdef class Tree:
     cdef void _iterate(self) noexcept nogil
     cdef int _rollout(self, void* s) noexcept nogil
     cdef tuple _kind_key(self, int32_t c)
+    cdef tuple _node_key(self, step)
     cdef int32_t _child(self, int32_t parent, int key, int kind, int mover) noexcept nogil
     cdef int _info_choice(self, const void* s, int32_t node, const int* moves, int n) noexcept nogil
     cdef void _reward(self, void* s, bint evaluated, double* out) noexcept nogil

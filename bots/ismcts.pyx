@@ -868,15 +868,18 @@ cdef class Tree:
 
     # ----- reuse ---------------------------------------------------------------------------------------
     def advance(self, decisions) -> bool:
-        """Keeps only the subtree reached from the root by `decisions` (ids), compacted to the front
-        of the pool; False (and an empty tree) when some decision has no node."""
+        """Keeps only the subtree reached from the root by `decisions` — decision ids, or (kind, key)
+        pairs as `node_children` names them, so that an InfoTurns tree can follow what the seat
+        observed — compacted to the front of the pool; False (and an empty tree) when some step has
+        no node, or when the node reached is followed by observations `decisions` do not give."""
         cdef int32_t node = 0, c
-        cdef int d
+        cdef int kind, key
         if self.count < 1:
             return False
-        for d in decisions:
+        for step in decisions:
+            kind, key = self._node_key(("decision", step) if isinstance(step, int) else step)
             c = self.pool[node].child
-            while c >= 0 and (self.pool[c].decision != d or self.pool[c].kind != KIND_DECISION):
+            while c >= 0 and (self.pool[c].decision != key or self.pool[c].kind != kind):
                 c = self.pool[c].sibling
             if c < 0:
                 self.count = 0
@@ -893,6 +896,17 @@ cdef class Tree:
         if node != 0:
             self._compact(node)
         return True
+
+    cdef tuple _node_key(self, step):
+        # (KIND_*, the key stored in the node) for a (kind name, key) pair of node_children.
+        kind, key = step
+        if kind == "decision":
+            return KIND_DECISION, key
+        if kind == "observed":
+            return KIND_OBSERVATION, key
+        if kind == "revealed":
+            return KIND_OBSERVATION, self.ops.num_decision_ids + key
+        raise ValueError(f"a step is a decision id or (decision|observed|revealed, key), got {step!r}")
 
     cdef void _skip(self, int decision) noexcept:
         self.skip[decision] = 1

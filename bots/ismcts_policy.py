@@ -200,8 +200,9 @@ class IsmctsPolicy(Policy):
         self._last: tuple | None = None
         """(edition, options, seat, round, history) of the previous search, for tree reuse."""
         self._edition = ""
-        self._mine: list[int] = []
-        """This seat's decisions since the previous search (its answer first)."""
+        self._mine: list[tuple[int, int]] = []
+        """This seat's decisions since the previous search (its answer first), each with its index in
+        the round's history: which entries of the history since are the seat's own."""
         self._heuristic_choice: int | None = None
         """The heuristic's decision in the position being searched (MinVisits)."""
         self.last_search = SearchReport()
@@ -259,7 +260,7 @@ class IsmctsPolicy(Policy):
         started = monotonic_ns()
         if len(legal) == 1:
             self.last_search = SearchReport(decision=legal[0])
-            self._mine.append(legal[0])
+            self._mine.append((len(view.history), legal[0]))
             return legal[0]
         limits = limits or Limits()
         iterations, nodes, deadline = self._budget(view, limits, started)
@@ -292,7 +293,7 @@ class IsmctsPolicy(Policy):
             self._threaded(trees, quotas, deadline, node_limit, early, stop, info, view, started)
         report = self._report(trees, view, started, reused, legal)
         self.last_search = report
-        self._mine.append(report.decision)
+        self._mine.append((len(view.history), report.decision))
         if info is not None:
             for line in self._info(report, view):
                 info(line)
@@ -470,10 +471,12 @@ class IsmctsPolicy(Policy):
         return out
 
     # ----- tree reuse ------------------------------------------------------------------------------
-    def _reuse_path(self, view: View, others_in_tree: bool) -> list[int] | None:
+    def _reuse_path(self, view: View, others_in_tree: bool) -> list | None:
         """The tree path of the decisions made since the previous search: all of them when the
-        other seats' decisions are tree nodes (None when the history masks one), else this seat's."""
-        if self._last is None:
+        other seats' decisions are tree nodes (None when the history masks one); with InfoTurns,
+        what the seat observed in between too (the others' decisions as it saw them, the cards its
+        draws showed it), as `Tree.advance` steps; else this seat's decisions alone."""
+        if self._last is None or not self._mine:
             return None
         state = view.state
         edition, options, seat, round_index, history = self._last
@@ -482,17 +485,32 @@ class IsmctsPolicy(Policy):
             return None
         if len(view.history) <= len(history) or view.history[:len(history)] != history:
             return None
-        path = []
-        for text in view.history[len(history):]:
+        mine = dict(self._mine)
+        if self._mine[0][0] != len(history):
+            return None  # the answer of the previous search was not the next decision
+        path: list = []
+        observed = not others_in_tree and self.settings["InfoTurns"] > 0
+        for index, text in enumerate(view.history[len(history):], start=len(history)):
+            decision_text, _, revealed = text.partition(":")  # own draws read D:card
             try:
-                path.append(state.parse_decision(text.split(":", 1)[0]))  # own draws read D:card
+                decision = state.parse_decision(decision_text)
             except ValueError:
-                if others_in_tree:
+                if index in mine or others_in_tree:
                     return None  # masked (a pass between others): the tree cannot follow
-                path.append(-1)
-        if not self._mine or path[0] != self._mine[0]:
-            return None  # the answer of the previous search was not what was played
-        return path if others_in_tree else list(self._mine)
+                decision = -1
+            if index in mine and decision != mine[index]:
+                return None  # the answer of the previous search was not what was played
+            if not observed:
+                path.append(decision)
+            elif index in mine:
+                path.append(("decision", decision))
+                if revealed:
+                    path.append(("revealed", state.parse_revealed(revealed)))
+            else:
+                path.append(("observed", decision))
+        if others_in_tree or observed:
+            return path
+        return [decision for _, decision in self._mine]
 
 
 def _mean_value(children: dict[int, tuple[int, float]]) -> float | None:

@@ -259,6 +259,10 @@ cdef class State:
         """Text of what a decision revealed to its mover alone (edition-specific)."""
         raise NotImplementedError
 
+    def parse_revealed(self, str text) -> int:
+        """The inverse of `revealed_text` (NotationError for a text it never gives)."""
+        raise NotImplementedError
+
     def record_text(self, decision) -> str:
         """The referee's record of a legal decision about to be applied: its text, plus what it
         reveals to the mover alone (e.g. `D:g4` for the card drawn from the draw pile)."""

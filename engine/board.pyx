@@ -1155,6 +1155,13 @@ cdef class BoardState(State):
         """The text of what a decision revealed to its mover (a card drawn from the draw pile)."""
         return CARD_TEXT[revealed]
 
+    def parse_revealed(self, str text) -> int:
+        """The inverse of `revealed_text`: the card type of a card's text."""
+        t = _CARD_INDEX.get(text)
+        if t is None:
+            raise NotationError("not a card of board", token=text)
+        return t
+
     def history(self, seat=None, bint previous=False) -> list:
         """The decisions of the current expedition as text; masked for `seat` if given (else the
         referee's record, with the cards drawn from the draw pile). With `previous`, those of the

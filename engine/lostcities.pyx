@@ -1071,6 +1071,19 @@ cdef class CardState(State):
         """The text of what a decision revealed to its mover (a card drawn from the draw pile)."""
         return _CARD_TEXT[_lc(self).edition][revealed]
 
+    def parse_revealed(self, str text) -> int:
+        """The inverse of `revealed_text`: the card type of a card's text.
+
+        >>> import engine
+        >>> state = engine.new_game("classic", seed=1)
+        >>> state.revealed_text(state.parse_revealed("g7"))
+        'g7'
+        """
+        t = _CARD_INDEX[_lc(self).edition].get(text)
+        if t is None:
+            raise NotationError(f"not a card of {EDITION_NAMES[_lc(self).edition]}", token=text)
+        return t
+
     def history(self, seat=None, bint previous=False) -> list:
         """The decisions of the current round as text; masked for `seat` if given (else the
         referee's record, with the cards drawn from the draw pile). With `previous`, those of the

@@ -212,3 +212,32 @@ def test_a_round_dealt_since_is_left_to_the_rollout():
                         assert tree.node_children(turn) == []
                         ends += 1
     assert ends > 0
+
+
+@pytest.mark.parametrize("edition", ["classic", "expedition"])
+def test_reuse_follows_what_the_seat_observed_to_its_information_set(edition):
+    """At the seat's next turn the kept subtree is the node of what it saw since — its draw's card,
+    the others' decisions as it saw them — and every decision there is legal in the real position."""
+    from bots.greedy import GreedyPolicy
+    state = engine.new_game(edition, seed=5, rounds=1)
+    bot = IsmctsPolicy(seed=1, InfoTurns=1, InfoVisits=8, EarlyStop="never")
+    others = {seat: GreedyPolicy(seed=seat) for seat in range(1, state.num_seats)}
+    followed = 0
+    for _ in range(40):
+        seat = state.to_move
+        view = state.view(seat)
+        path = bot._reuse_path(view, others_in_tree=False) if seat == 0 else None
+        found, children = False, []
+        observed = bool(path) and any(kind == "observed" for kind, _ in path)
+        if observed:
+            try:  # the node of this information set, before the search prunes anything
+                children = bot._trees[0].node_children(path)
+                found = bool(children)
+            except KeyError:  # no sampled world of the last search saw what the others did
+                pass
+            assert all(kind == "decision" and view.state.is_legal(d) for kind, d, *_ in children)
+        state.apply((bot if seat == 0 else others[seat]).choose(view, Limits(iterations=3000)))
+        if observed and len(view.legal()) > 1:
+            assert bot.last_search.reused == found
+            followed += found
+    assert followed >= 3
