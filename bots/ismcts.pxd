@@ -111,6 +111,8 @@ cdef class Tree:
     cdef int _rollout(self, void* s) noexcept nogil
     cdef tuple _kind_key(self, int32_t c)
     cdef tuple _node_key(self, step)
+    cdef int _enter(self, void* s, int d, int32_t c, int32_t* path, int depth, bint observe, int32_t* node,
+                    bint* lost) noexcept nogil
     cdef int32_t _child(self, int32_t parent, int key, int kind, int mover) noexcept nogil
     cdef int _info_choice(self, const void* s, int32_t node, const int* moves, int n) noexcept nogil
     cdef void _reward(self, void* s, bint evaluated, double* out) noexcept nogil

@@ -76,6 +76,36 @@ def monotonic_ns() -> int:
 
 
 # Owns one search tree: its node pool, the root position and the iteration loop.
+cdef inline void link_child(Node* nodes, int32_t c, int32_t parent, int key, int kind, int mover,
+                            uint32_t avail) noexcept nogil:
+    """Makes the free node c a new, unvisited first child of `parent`."""
+    nodes[c].value = 0.0
+    nodes[c].visits = 0
+    nodes[c].avail = avail
+    nodes[c].child = -1
+    nodes[c].sibling = nodes[parent].child
+    nodes[c].decision = <int16_t>key
+    nodes[c].mover = <int8_t>mover
+    nodes[c].kind = <uint8_t>kind
+    nodes[c]._pad1 = 0
+    nodes[parent].child = c
+
+
+cdef void best_first(const double* scores, int* order, int n, int k) noexcept nogil:
+    """Fills order with 0..n-1, the k best scored first (best to worst; ties to the earlier)."""
+    cdef int i, j, best, tmp
+    for i in range(n):
+        order[i] = i
+    for i in range(k):  # partial selection sort: k is small
+        best = i
+        for j in range(i + 1, n):
+            if scores[order[j]] > scores[order[best]]:
+                best = j
+        tmp = order[i]
+        order[i] = order[best]
+        order[best] = tmp
+
+
 cdef class Tree:
     """A search tree of at most `capacity` nodes (the pool is allocated once, here).
 
@@ -418,7 +448,7 @@ cdef class Tree:
         # another seat has decided since the seat's last decision; `lost` once the pool could not
         # hold an observation (the seat's next decision is then left to the rollout).
         cdef int info = self.p.info_turns if model else 0
-        cdef int turn = 0, revealed, root_round = ops.round_index(self.root_state) if info > 0 else 0
+        cdef int turn = 0, root_round = ops.round_index(self.root_state) if info > 0 else 0
         cdef bint others = False, lost = False
         if sweep:
             # One world for a sweep of iterations, each replaying the same rollout randomness:
@@ -479,19 +509,7 @@ cdef class Tree:
                     ops.apply(s, d)
                     evaluated = self._rollout(s)
                     break
-                revealed = ops.reveal(s, d) if turn < info else -1
-                ops.apply(s, d)
-                node = c
-                path[depth] = c
-                depth += 1
-                if revealed >= 0:
-                    c = self._child(node, ops.num_decision_ids + revealed, KIND_OBSERVATION, mover)
-                    if c < 0:
-                        lost = True
-                    else:
-                        node = c
-                        path[depth] = c
-                        depth += 1
+                depth = self._enter(s, d, c, path, depth, turn < info, &node, &lost)
                 continue
             if depth >= MAX_DEPTH or (self.p.max_depth > 0 and depth > self.p.max_depth and not (
                     self.p.whole_turn and follows and nodes[node].mover == mover)):
@@ -547,16 +565,7 @@ cdef class Tree:
             if untried > 0 and self.count < self.cap:
                 c = self.count
                 self.count += 1
-                nodes[c].value = 0.0
-                nodes[c].visits = 0
-                nodes[c].avail = 1
-                nodes[c].child = -1
-                nodes[c].sibling = nodes[node].child
-                nodes[c].decision = <int16_t>d
-                nodes[c].mover = <int8_t>mover
-                nodes[c].kind = KIND_DECISION
-                nodes[c]._pad1 = 0
-                nodes[node].child = c
+                link_child(nodes, c, node, d, KIND_DECISION, mover, 1)
                 ops.apply(s, d)
                 path[depth] = c
                 depth += 1
@@ -565,26 +574,35 @@ cdef class Tree:
             if best < 0:  # the pool is full and nothing here was ever expanded
                 evaluated = self._rollout(s)
                 break
-            revealed = ops.reveal(s, nodes[best].decision) if info > 0 else -1
-            ops.apply(s, nodes[best].decision)
-            node = best
-            path[depth] = node
-            depth += 1
+            depth = self._enter(s, nodes[best].decision, best, path, depth, info > 0, &node, &lost)
             follows = True
-            if revealed >= 0:
-                c = self._child(node, ops.num_decision_ids + revealed, KIND_OBSERVATION, mover)
-                if c < 0:
-                    lost = True
-                else:
-                    node = c
-                    path[depth] = c
-                    depth += 1
         self._reward(s, evaluated, reward)
         nodes[0].visits += 1
         for i in range(1, depth):
             c = path[i]
             nodes[c].visits += 1
             nodes[c].value += reward[nodes[c].mover]
+
+    cdef int _enter(self, void* s, int d, int32_t c, int32_t* path, int depth, bint observe, int32_t* node,
+                    bint* lost) noexcept nogil:
+        """Applies d, the decision of the seat's node c, and steps into c — then, with `observe`,
+        into the observation of the card the decision showed the seat, if any (`lost` when the
+        pool cannot hold it). Returns the path's new depth; `node` is where the path now ends."""
+        cdef int revealed = self.ops.reveal(s, d) if observe else -1
+        cdef int32_t o
+        self.ops.apply(s, d)
+        node[0] = c
+        path[depth] = c
+        depth += 1
+        if revealed >= 0:
+            o = self._child(c, self.ops.num_decision_ids + revealed, KIND_OBSERVATION, self.pool[c].mover)
+            if o < 0:
+                lost[0] = True
+            else:
+                node[0] = o
+                path[depth] = o
+                depth += 1
+        return depth
 
     cdef int32_t _child(self, int32_t parent, int key, int kind, int mover) noexcept nogil:
         """The child of `parent` for `key` of that kind, added when missing; -1 when the pool is full."""
@@ -598,16 +616,7 @@ cdef class Tree:
             return -1
         c = self.count
         self.count += 1
-        nodes[c].value = 0.0
-        nodes[c].visits = 0
-        nodes[c].avail = 0
-        nodes[c].child = -1
-        nodes[c].sibling = nodes[parent].child
-        nodes[c].decision = <int16_t>key
-        nodes[c].mover = <int8_t>mover
-        nodes[c].kind = <uint8_t>kind
-        nodes[c]._pad1 = 0
-        nodes[parent].child = c
+        link_child(nodes, c, parent, key, kind, mover, 0)
         return c
 
     cdef int _info_choice(self, const void* s, int32_t node, const int* moves, int n) noexcept nogil:
@@ -622,7 +631,7 @@ cdef class Tree:
         cdef uint32_t v = nodes[node].visits, w
         cdef double scores[MAX_LEGAL]
         cdef int order[MAX_LEGAL]
-        cdef int i, j, k, tmp, d
+        cdef int i, k, d
         cdef int32_t c, best = -1
         cdef double score, best_score = -1e300, C = self.p.exploration
         if n == 1:
@@ -637,16 +646,7 @@ cdef class Tree:
         if k > n:
             k = n
         self.bot.score(s, moves, n, scores)
-        for i in range(n):
-            order[i] = i
-        for i in range(k):  # partial selection sort: k is small
-            j = i
-            for tmp in range(i + 1, n):
-                if scores[order[tmp]] > scores[order[j]]:
-                    j = tmp
-            tmp = order[i]
-            order[i] = order[j]
-            order[j] = tmp
+        best_first(scores, order, n, k)
         for i in range(k):
             d = moves[order[i]]
             c = nodes[node].child
@@ -927,20 +927,11 @@ cdef class Tree:
         # others are marked in `skip`, left out of root_list (so a kept subtree loses them too).
         cdef double scores[512]
         cdef int order[512]
-        cdef int i, j, k = self.p.root_candidates, n = self.root_moves, best, tmp
+        cdef int i, k = self.p.root_candidates, n = self.root_moves
         if k <= 0 or n <= k or self.bot == NULL or self.bot.score == NULL:
             return
         self.bot.score(state, self.root_list, n, scores)
-        for i in range(n):
-            order[i] = i
-        for i in range(k):  # partial selection sort: k is small
-            best = i
-            for j in range(i + 1, n):
-                if scores[order[j]] > scores[order[best]]:
-                    best = j
-            tmp = order[i]
-            order[i] = order[best]
-            order[best] = tmp
+        best_first(scores, order, n, k)
         for i in range(k, n):
             self._skip(self.root_list[order[i]])
         self._drop_skipped()

@@ -33,6 +33,16 @@ def _play_position(edition: str = "classic", seed: int = 4):
     raise AssertionError("no play position")
 
 
+def _searched(info_turns: int, info_visits: int, iterations: int, seed: int, capacity: int = 200_000):
+    """(position, seat, tree) after a search of `_play_position()` with those settings."""
+    state = _play_position()
+    seat = state.to_move
+    tree = _tree(info_turns, info_visits, capacity)
+    tree.begin(state.view(seat).state, seat, seed=seed)
+    assert tree.run(iterations) == iterations
+    return state, seat, tree
+
+
 def _hand(state, seat: int) -> list[str]:
     line = next(line for line in state.pretty(seat).splitlines() if line.startswith(f"seat {seat}*"))
     return line.split("hand", 1)[1].split()
@@ -101,11 +111,7 @@ def test_later_decisions_are_nodes_of_the_seats_information_sets():
 
 def test_a_visited_information_set_searches_beyond_the_heuristic():
     """Past InfoVisits a node of the seat's next turn tries the heuristic's runner-up too."""
-    state = _play_position()
-    seat = state.to_move
-    tree = _tree(1, 8)
-    tree.begin(state.view(seat).state, seat, seed=3)
-    tree.run(6000)
+    _, _, tree = _searched(1, 8, 6000, seed=3)
 
     def widest(path, depth):
         children = tree.node_children(path)
@@ -141,19 +147,12 @@ def test_an_opponents_pass_is_an_observation_without_its_cards():
 
 
 def test_a_full_pool_keeps_sampling_within_its_bound():
-    state = _play_position()
-    seat = state.to_move
-    tree = _tree(2, 1, capacity=60)
-    tree.begin(state.view(seat).state, seat, seed=1)
-    assert tree.run(3000) == 3000 and tree.nodes <= 60
+    _, _, tree = _searched(2, 1, 3000, seed=1, capacity=60)
+    assert tree.nodes <= 60
 
 
 def test_reuse_keeps_a_played_decisions_subtree_and_not_one_past_an_observation():
-    state = _play_position()
-    seat = state.to_move
-    tree = _tree(1, 8)
-    tree.begin(state.view(seat).state, seat, seed=1)
-    tree.run(3000)
+    state, seat, tree = _searched(1, 8, 3000, seed=1)
     play = max(tree.root_children(), key=lambda child: child[1])[0]
     after = state.copy()
     after.apply(play)  # the seat draws next: its draws are the kept subtree's root decisions
