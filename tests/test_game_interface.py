@@ -186,3 +186,26 @@ def test_turns_left_is_exact_when_every_turn_draws_from_the_draw_pile(edition):
             assert all(0 <= s - p <= 1 for p, s in zip(plays, start)), (plays, start)
     with pytest.raises(ValueError):
         state.turns_left(state.num_seats)
+
+
+@pytest.mark.parametrize("edition", ["classic", "partners", "expedition", "board"])
+def test_what_an_own_draw_shows_reads_back(edition):
+    """`parse_revealed` inverts `revealed_text` for the cards an own draw from the pile shows, as
+    the record and the seat's history write them (`D:g4`), and refuses other text."""
+    state = new_game(edition, 3, rounds=1)
+    rng = random.Random(3)
+    shown = 0
+    while not state.is_terminal() and shown < 12:
+        seat = state.to_move
+        decision = rng.choice(state.legal())
+        record = state.record_text(decision)
+        state.apply(decision)
+        if ":" in record and not state.is_terminal():
+            card = record.split(":", 1)[1]
+            assert state.revealed_text(state.parse_revealed(card)) == card
+            assert state.history(seat)[-1] == record
+            shown += 1
+    assert shown > 0
+    for bad in ("", "zz", "g", "g44"):
+        with pytest.raises(NotationError):
+            state.parse_revealed(bad)
