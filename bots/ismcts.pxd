@@ -110,7 +110,9 @@ cdef class Tree:
     cdef void _iterate(self) noexcept nogil
     cdef int _rollout(self, void* s) noexcept nogil
     cdef tuple _kind_key(self, int32_t c)
-    cdef tuple _node_key(self, step)
+    cdef int32_t _walk(self, steps) except -2
+    cdef int32_t _find(self, int32_t parent, int key, int kind) noexcept nogil
+    cdef int32_t _add(self, int32_t parent, int key, int kind, int mover) noexcept nogil
     cdef int _enter(self, void* s, int d, int32_t c, int32_t* path, int depth, bint observe, int32_t* node,
                     bint* lost) noexcept nogil
     cdef int32_t _child(self, int32_t parent, int key, int kind, int mover) noexcept nogil

@@ -75,7 +75,6 @@ def monotonic_ns() -> int:
     return now_ns()
 
 
-# Owns one search tree: its node pool, the root position and the iteration loop.
 cdef inline void link_child(Node* nodes, int32_t c, int32_t parent, int key, int kind, int mover,
                             uint32_t avail) noexcept nogil:
     """Makes the free node c a new, unvisited first child of `parent`."""
@@ -106,6 +105,7 @@ cdef void best_first(const double* scores, int* order, int n, int k) noexcept no
         order[best] = tmp
 
 
+# Owns one search tree: its node pool, the root position and the iteration loop.
 cdef class Tree:
     """A search tree of at most `capacity` nodes (the pool is allocated once, here).
 
@@ -498,11 +498,9 @@ cdef class Tree:
                     break
                 n = ops.legal(s, moves)
                 d = self._info_choice(s, node, moves, n)
-                c = nodes[node].child
-                while c >= 0 and (nodes[c].decision != d or nodes[c].kind != KIND_DECISION):
-                    c = nodes[c].sibling
+                c = self._find(node, d, KIND_DECISION)
                 if c < 0:
-                    c = self._child(node, d, KIND_DECISION, mover)
+                    c = self._add(node, d, KIND_DECISION, mover)
                     if c >= 0:
                         path[depth] = c
                         depth += 1
@@ -604,20 +602,26 @@ cdef class Tree:
                 depth += 1
         return depth
 
+    cdef int32_t _find(self, int32_t parent, int key, int kind) noexcept nogil:
+        """The child of `parent` for `key` of that kind, or -1."""
+        cdef int32_t c = self.pool[parent].child
+        while c >= 0 and (self.pool[c].decision != key or self.pool[c].kind != kind):
+            c = self.pool[c].sibling
+        return c
+
+    cdef int32_t _add(self, int32_t parent, int key, int kind, int mover) noexcept nogil:
+        """A new child of `parent` for `key` of that kind; -1 when the pool is full."""
+        cdef int32_t c = self.count
+        if c >= self.cap:
+            return -1
+        self.count += 1
+        link_child(self.pool, c, parent, key, kind, mover, 0)
+        return c
+
     cdef int32_t _child(self, int32_t parent, int key, int kind, int mover) noexcept nogil:
         """The child of `parent` for `key` of that kind, added when missing; -1 when the pool is full."""
-        cdef Node* nodes = self.pool
-        cdef int32_t c = nodes[parent].child
-        while c >= 0:
-            if nodes[c].decision == key and nodes[c].kind == kind:
-                return c
-            c = nodes[c].sibling
-        if self.count >= self.cap:
-            return -1
-        c = self.count
-        self.count += 1
-        link_child(nodes, c, parent, key, kind, mover, 0)
-        return c
+        cdef int32_t c = self._find(parent, key, kind)
+        return c if c >= 0 else self._add(parent, key, kind, mover)
 
     cdef int _info_choice(self, const void* s, int32_t node, const int* moves, int n) noexcept nogil:
         """The seat's decision at `node`, one of its information sets below the root (InfoTurns).
@@ -640,18 +644,14 @@ cdef class Tree:
             return self.bot.decision(s, &self.play_rng, self.p.self_epsilon)
         k = 2
         w = v // <uint32_t>self.p.info_visits
-        while w >= 2 and k < n:
+        while w >= 2 and k < n:  # n >= 2 here, so k stays within it
             k += 1
             w >>= 1
-        if k > n:
-            k = n
         self.bot.score(s, moves, n, scores)
         best_first(scores, order, n, k)
         for i in range(k):
             d = moves[order[i]]
-            c = nodes[node].child
-            while c >= 0 and (nodes[c].decision != d or nodes[c].kind != KIND_DECISION):
-                c = nodes[c].sibling
+            c = self._find(node, d, KIND_DECISION)
             if c < 0 or nodes[c].visits == 0:
                 return d  # untried: try it
             nodes[c].avail += 1
@@ -802,16 +802,12 @@ cdef class Tree:
         >>> {child[0] for child in tree.node_children([(kind, play)])}  # the draws after that play
         {'decision'}
         """
-        cdef int32_t node = 0, c
+        cdef int32_t node, c
         if self.count < 1:
             raise KeyError("an empty tree")
-        for kind, key in path:
-            c = self.pool[node].child
-            while c >= 0 and self._kind_key(c) != (kind, key):
-                c = self.pool[c].sibling
-            if c < 0:
-                raise KeyError(f"no {kind} {key} below the path so far")
-            node = c
+        node = self._walk(path)
+        if node < 0:
+            raise KeyError(f"no node at the end of {list(path)!r}")
         out = []
         c = self.pool[node].child
         while c >= 0:
@@ -872,19 +868,13 @@ cdef class Tree:
         pairs as `node_children` names them, so that an InfoTurns tree can follow what the seat
         observed — compacted to the front of the pool; False (and an empty tree) when some step has
         no node, or when the node reached is followed by observations `decisions` do not give."""
-        cdef int32_t node = 0, c
-        cdef int kind, key
+        cdef int32_t node, c
         if self.count < 1:
             return False
-        for step in decisions:
-            kind, key = self._node_key(("decision", step) if isinstance(step, int) else step)
-            c = self.pool[node].child
-            while c >= 0 and (self.pool[c].decision != key or self.pool[c].kind != kind):
-                c = self.pool[c].sibling
-            if c < 0:
-                self.count = 0
-                return False
-            node = c
+        node = self._walk(decisions)
+        if node < 0:
+            self.count = 0
+            return False
         c = self.pool[node].child
         while c >= 0:
             if self.pool[c].kind != KIND_DECISION:
@@ -897,16 +887,23 @@ cdef class Tree:
             self._compact(node)
         return True
 
-    cdef tuple _node_key(self, step):
-        # (KIND_*, the key stored in the node) for a (kind name, key) pair of node_children.
-        kind, key = step
-        if kind == "decision":
-            return KIND_DECISION, key
-        if kind == "observed":
-            return KIND_OBSERVATION, key
-        if kind == "revealed":
-            return KIND_OBSERVATION, self.ops.num_decision_ids + key
-        raise ValueError(f"a step is a decision id or (decision|observed|revealed, key), got {step!r}")
+    cdef int32_t _walk(self, steps) except -2:
+        """The node reached from the root by `steps` — decision ids, or (kind, key) pairs as
+        node_children names them — or -1 when some step has no node."""
+        cdef int32_t node = 0
+        for step in steps:
+            kind, key = ("decision", step) if isinstance(step, int) else step
+            if kind == "decision":
+                node = self._find(node, key, KIND_DECISION)
+            elif kind == "observed":
+                node = self._find(node, key, KIND_OBSERVATION)
+            elif kind == "revealed":
+                node = self._find(node, self.ops.num_decision_ids + key, KIND_OBSERVATION)
+            else:
+                raise ValueError(f"a step is a decision id or (decision|observed|revealed, key), got {step!r}")
+            if node < 0:
+                return -1
+        return node
 
     cdef void _skip(self, int decision) noexcept:
         self.skip[decision] = 1
