@@ -65,13 +65,8 @@ def test_a_node_that_never_reaches_its_visits_plays_as_the_flat_search(edition):
 
 
 def test_later_decisions_are_nodes_of_the_seats_information_sets():
-    state = _play_position()
-    seat = state.to_move
-    view = state.view(seat)
+    state, seat, tree = _searched(1, 8, 6000, seed=3)
     hand = _hand(state, seat)
-    tree = _tree(1, 8)
-    tree.begin(view.state, seat, seed=3)
-    tree.run(6000)
     checked_draws = checked_turns = 0
     for kind, play, *_ in tree.node_children():
         assert kind == "decision"
