@@ -90,6 +90,15 @@ CATEGORIES = ("all", "plays and discards", "draws", "draw pile <= 15 cards", "dr
 """The rows of `report`, in its order."""
 
 
+def draw_pile(view: str) -> int:
+    """The cards left in the draw pile of a view's text.
+
+    >>> draw_pile("classic … phase=draw to_move=0 … deck=7 …")
+    7
+    """
+    return int(re.search(r"\bdeck=(\d+)", view).group(1))
+
+
 def categories(view: str) -> list[str]:
     """The rows of the report that a position (a view's text) counts in.
 
@@ -97,7 +106,7 @@ def categories(view: str) -> list[str]:
     ['all', 'draws', 'draw pile <= 15 cards', 'the last card of the draw pile']
     """
     phase = re.search(r"\bphase=(\w+)", view).group(1)
-    deck = int(re.search(r"\bdeck=(\d+)", view).group(1))
+    deck = draw_pile(view)
     rows = ["all", "draws" if phase == "draw" else "plays and discards",
             "draw pile <= 15 cards" if deck <= 15 else "draw pile >= 16 cards"]
     if phase == "draw" and deck == 1:

@@ -35,7 +35,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bots.decision_values import categories
+from bots.decision_values import categories, draw_pile
 from bots.duplicate import make_bot
 from bots.policy import Limits
 from bots.search_traces import TracedPosition, TraceFileError, positions, read_traces
@@ -76,14 +76,18 @@ class ResearchTable:
         return out
 
 
-def sample(path: str, count: int, kind: str = "all", seed: int = 0) -> list[TracedPosition]:
-    """`count` traced positions of the kind asked, drawn without replacement with `seed` (all of
+def sample(path: str, count: int, kind: str = "all", seed: int = 0,
+           max_draw_pile: int | None = None) -> list[TracedPosition]:
+    """`count` traced positions of the kind asked (and, with `max_draw_pile`, with at most that
+    many cards left to draw: the end of a round), drawn without replacement with `seed` (all of
     them when there are fewer)."""
     if kind not in KINDS:
         raise ValueError(f"kind: expected one of {', '.join(KINDS)}, got {kind!r}")
     found = []
     for record in read_traces(path):
         for p in positions(record):
+            if max_draw_pile is not None and draw_pile(p.view.text) > max_draw_pile:
+                continue
             if kind == "all" or ("draws" in categories(p.view.text)) == (kind == "draws"):
                 found.append(p)
     random.Random(seed).shuffle(found)
@@ -98,12 +102,12 @@ def traced_regret(p: TracedPosition, decision: int) -> float:
 
 
 def research(path: str, specs: Sequence[str], positions: int, iterations: int = 20000,
-             kind: str = "all", seed: int = 0) -> ResearchTable:
+             kind: str = "all", seed: int = 0, max_draw_pile: int | None = None) -> ResearchTable:
     """Each spec's decisions on a sample of the traced positions of `path` (module docstring).
     A spec without a `Seed` option searches with seed 0, like the strength runs' first seat."""
     for spec in specs:
         make_bot(spec, 0)  # a bad spec fails before the first search
-    chosen = sample(path, positions, kind, seed)
+    chosen = sample(path, positions, kind, seed, max_draw_pile)
     decisions = [[0] * len(chosen) for _ in specs]
     rewards: list[list[float]] = [[] for _ in specs]
     for j, p in enumerate(chosen):
@@ -132,9 +136,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--iterations", type=int, default=20000, help="search budget a decision (default 20000)")
     parser.add_argument("--kind", choices=KINDS, default="all", help="which positions (default all)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the sample (default 0)")
+    parser.add_argument("--max-draw-pile", type=int, default=None, metavar="N",
+                        help="only positions with at most N cards left to draw (the end of a round)")
     args = parser.parse_args(argv)
     if args.positions < 1 or args.iterations < 1:
         parser.error("--positions and --iterations must be at least 1")
+    if args.max_draw_pile is not None and args.max_draw_pile < 0:
+        parser.error("--max-draw-pile must be at least 0")
     for spec in args.spec:
         try:
             make_bot(spec, 0)
@@ -142,7 +150,8 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"--spec {spec}: {e}")
     print(f"seed {args.seed}")
     try:
-        table = research(args.file, args.spec, args.positions, args.iterations, args.kind, args.seed)
+        table = research(args.file, args.spec, args.positions, args.iterations, args.kind, args.seed,
+                         args.max_draw_pile)
     except (OSError, TraceFileError, ValueError) as e:
         print(e, file=sys.stderr)
         return 2

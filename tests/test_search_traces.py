@@ -133,6 +133,7 @@ def test_a_file_that_is_not_a_trace_file_is_refused_and_left_as_it_was(tmp_path,
 
 
 def test_research_reports_how_far_a_setting_moves_the_searchs_decisions(tmp_path, capsys):
+    from bots.decision_values import draw_pile
     from bots.trace_research import main as research_main, research, sample, traced_regret
 
     path = tmp_path / "t.jsonl"
@@ -142,6 +143,12 @@ def test_research_reports_how_far_a_setting_moves_the_searchs_decisions(tmp_path
     assert len(plays) == 6 and all("phase=play" in p.view.text for p in plays)
     assert all("phase=draw" in p.view.text for p in sample(str(path), 6, "draws", seed=1))
     assert [p.ply for p in sample(str(path), 6, "plays", seed=1)] == [p.ply for p in plays]  # seeded
+    # The end of a round: only positions with at most that many cards left to draw, of both kinds.
+    late = sample(str(path), 1000, max_draw_pile=5)
+    every = sample(str(path), 1000)
+    assert late and all(draw_pile(p.view.text) <= 5 for p in late)
+    assert len(late) == sum(draw_pile(p.view.text) <= 5 for p in every) < len(every)
+    assert {"phase=play" in p.view.text for p in late} == {True, False}
     p = plays[0]
     best = max(p.values, key=p.values.get)
     assert traced_regret(p, best) == 0.0
@@ -162,6 +169,11 @@ def test_research_reports_how_far_a_setting_moves_the_searchs_decisions(tmp_path
     assert research_main([str(path), "--positions", "3", "--iterations", "60", "--spec", "greedy"]) == 0
     out = capsys.readouterr().out
     assert "3 positions" in out and "greedy" in out
+    assert research_main([str(path), "--positions", "2", "--max-draw-pile", "3", "--spec", "greedy"]) == 0
+    assert "2 positions" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        research_main([str(path), "--max-draw-pile", "-1", "--spec", "greedy"])
+    assert "--max-draw-pile must be at least 0" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         research_main([str(path), "--spec", "ismcts:Nope=1"])
     assert "--spec ismcts:Nope=1" in capsys.readouterr().err
