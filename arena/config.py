@@ -22,6 +22,9 @@ import engine
 from arena.sprt import Sprt
 
 FORMATS = ("round-robin", "gauntlet")
+PLAYED = "played"
+"""The format of a results-database entry that holds one game a person played (`expeditions play
+--db`): replayed, reviewed and exported like a tournament's games, never resumed."""
 
 
 @dataclass

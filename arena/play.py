@@ -7,7 +7,8 @@ masked history shows it (`State.history(seat)`), so a bot's draw from the draw p
 never the card. A hint comes from a separate advisor process that gets the person's view alone;
 the opponents' processes never hear of it. The game is kept as the arena's `GameRecord`, so that
 the advisor can review the person's decisions afterwards (`arena.review`), as `analyse --review`
-does for a recorded game.
+does for a recorded game; `keep_game` writes it into a results database (`play --db`), finished or
+left unfinished, for `replay`, `analyse --game` and `export`.
 
 >>> # expeditions play --bot ismcts --movetime 1000
 """
@@ -19,10 +20,11 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 import engine
-from arena.config import BotSpec
+from arena.config import PLAYED, BotSpec, TimeControl, TournamentConfig
 from arena.record import DecisionRecord, GameRecord
+from arena.referee import forfeit_returns
 from arena.review import REVIEW_HEADER, consult, review_game, review_row, review_summary, start_bot
-from arena.store import now
+from arena.store import Store, now
 from bots.policy import Limits
 from protocol.client import Engine
 from protocol.errors import EngineError
@@ -74,7 +76,12 @@ class PlaySettings:
 
 
 class Quit(Exception):
-    """The person quit (or their input ended) before the game was over."""
+    """The person quit (or their input ended) before the game was over. From `play_game`, `outcome`
+    holds the game as far as it went: its record ends by `quit`, a loss of the person's side."""
+
+    def __init__(self, reason: str, outcome: PlayOutcome | None = None) -> None:
+        super().__init__(reason)
+        self.outcome = outcome
 
 
 @dataclass
@@ -132,7 +139,14 @@ def play_game(settings: PlaySettings, person: Person,
             seat = state.to_move
             started = time.perf_counter()
             if seat == settings.seat:
-                decision, estimate = table.ask_person(lambda: _hint(settings, state, advisor, start)), (None, None)
+                try:
+                    decision = table.ask_person(lambda: _hint(settings, state, advisor, start))
+                except Quit as left:
+                    record.termination, record.reason, record.failed_seat = "quit", f"the person left ({left})", seat
+                    record.scores, record.returns = state.scores(), forfeit_returns(state, seat)
+                    record.final_position, record.finished = state.to_text(), now()
+                    raise Quit(str(left), PlayOutcome(state, record, seat)) from None
+                estimate = None, None
             else:
                 result = consult(bots[seat], state.view(seat), settings.limits)
                 decision, estimate = state.parse_decision(result.decision), result.estimate
@@ -147,6 +161,35 @@ def play_game(settings: PlaySettings, person: Person,
     finally:
         for bot in [*bots.values(), *advisor]:
             bot.quit()
+
+
+def keep_game(store: Store, settings: PlaySettings, record: GameRecord) -> int:
+    """Writes a game of `play_game` (finished, or ended by `quit`) into the results database as an
+    entry of its own, format `played`, and returns the game's id.
+
+    >>> import os, tempfile
+    >>> from arena.config import builtin_bot
+    >>> game = GameRecord(0, 0, 0, 0, "classic", {"rounds": 1}, 5, ["you", "greedy"], [0, 0], [0.0, 1.0],
+    ...                   termination="quit", failed_seat=0)
+    >>> store = Store(os.path.join(tempfile.mkdtemp(), "t.sqlite"))
+    >>> s = PlaySettings("classic", {"rounds": 1}, None, 5, 0, [builtin_bot("greedy")], Limits(iterations=500))
+    >>> game_id = keep_game(store, s, game)
+    >>> _, config, planned, status = store.tournament()
+    >>> config.format, [b.name for b in config.bots], planned, status, store.game(game_id).termination
+    ('played', ['you', 'greedy'], 1, 'quit', 'quit')
+    """
+    bots = list({bot.name: bot for bot in settings.bots}.values())
+    person = BotSpec("you", [])  # a person at the terminal: nothing to start
+    movetime = settings.limits.movetime_ms
+    config = TournamentConfig(record.edition, [person, *bots], dict(record.options), len(record.seat_bots),
+                              format=PLAYED, deals=1, seed=settings.seed, concurrency=1,
+                              time=TimeControl(movetime_ms=movetime) if movetime else TimeControl())
+    budget = f"{movetime} ms" if movetime else f"{settings.limits.iterations} iterations"
+    tid = store.create_tournament(config, planned=1)
+    game_id = store.record_game(tid, record)
+    store.set_status(tid, "played" if record.termination == "normal" else "quit",
+                     note=f"expeditions play, seat {settings.seat}; the bots had {budget} a decision")
+    return game_id
 
 
 def review_lines(outcome: PlayOutcome, advisor: BotSpec, limits: Limits,

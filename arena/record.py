@@ -4,8 +4,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-TERMINATIONS = ("normal", "timeout", "crash", "illegal", "malformed", "stall", "dropped")
-"""How a game ended: normally, or by the failure of one seat's bot (which loses the game)."""
+TERMINATIONS = ("normal", "timeout", "crash", "illegal", "malformed", "stall", "dropped", "quit")
+"""How a game ended: normally, or by the failure of one seat's bot (which loses the game); `quit`:
+the person at a seat left a game of `expeditions play` unfinished."""
 
 
 class DecisionRecord(NamedTuple):

@@ -112,16 +112,20 @@ class Store:
                                    (now(), config.to_json(), planned))
             return int(cur.lastrowid)
 
-    def tournament(self, tid: int | None = None) -> tuple[int, TournamentConfig, int, str]:
-        """(id, config, planned games, status) of tournament `tid`, or of the latest one."""
+    def tournament(self, tid: int | None = None, skip_format: str | None = None) -> tuple[int, TournamentConfig, int, str]:
+        """(id, config, planned games, status) of tournament `tid`, or of the latest one (whose
+        format is not `skip_format`: the latest an arena can resume skips games played by a person)."""
         with self._lock:
             if tid is None:
-                row = self._db.execute("SELECT id, config, planned, status FROM tournament ORDER BY id DESC LIMIT 1").fetchone()
+                rows = self._db.execute("SELECT id, config, planned, status FROM tournament ORDER BY id DESC")
+                found = ((r[0], TournamentConfig.from_json(r[1]), r[2], r[3]) for r in rows)
+                entry = next((t for t in found if skip_format is None or t[1].format != skip_format), None)
             else:
                 row = self._db.execute("SELECT id, config, planned, status FROM tournament WHERE id = ?", (tid,)).fetchone()
-        if row is None:
+                entry = None if row is None else (row[0], TournamentConfig.from_json(row[1]), row[2], row[3])
+        if entry is None:
             raise LookupError(f"no tournament {'in' if tid is None else tid} {self.path if tid is None else 'in ' + self.path}")
-        return row[0], TournamentConfig.from_json(row[1]), row[2], row[3]
+        return entry
 
     def set_status(self, tid: int, status: str, note: str = "") -> None:
         with self._lock:

@@ -134,9 +134,35 @@ def test_quitting_ends_the_game_and_its_bots() -> None:
         started.append(bot)
         return bot
 
-    with pytest.raises(Quit):
+    with pytest.raises(Quit) as left:
         play_game(settings("classic", 0), person, start=start)
     assert started and all(bot.returncode is not None for bot in started)
+    # The game as far as it went: a loss of the person's side, and a record that replays.
+    outcome = left.value.outcome
+    record = outcome.record
+    assert record.termination == "quit" and record.failed_seat == 0 and record.returns == [0.0, 1.0]
+    assert 0 < len(record.decisions) and not outcome.state.is_terminal()
+    assert record.final_position == outcome.state.to_text()
+    assert list(replay_lines(record, pictures=False))[-1].startswith("ended by quit of seat 0: the person left")
+
+
+def test_a_kept_game_replays_and_an_arena_resumes_around_it(tmp_path) -> None:
+    from arena.config import PLAYED, TournamentConfig
+    from arena.play import keep_game
+    from arena.store import Store
+
+    store = Store(tmp_path / "r.sqlite")
+    arena_tid = store.create_tournament(TournamentConfig("classic", [builtin_bot("random"), builtin_bot("greedy")]), 4)
+    game = settings("partners", 1, rounds=1)
+    outcome = play_game(game, ScriptedPerson(seed=4))
+    game_id = keep_game(store, game, outcome.record)
+    tid, config, planned, status = store.tournament()
+    assert tid != arena_tid and config.format == PLAYED and planned == 1 and status == "played"
+    assert [b.name for b in config.bots] == ["you", "random"] and config.players == 4
+    assert store.tournament(skip_format=PLAYED)[0] == arena_tid  # what `arena --resume` finds
+    kept = store.game(game_id)
+    assert kept.seat_bots == ["random", "you", "random", "random"] and kept.decisions == outcome.record.decisions
+    assert list(replay_lines(kept, pictures=False))[-1].startswith("ended normally")
 
 
 def test_the_command_at_a_terminal() -> None:
@@ -165,11 +191,45 @@ def test_the_command_plays_a_game_to_its_end_and_reviews_it() -> None:
     assert out[start + 2].split()[:3] == ["0", "0", first] and out[-1].startswith("seat 0: 1 decisions")
 
 
+def test_the_command_keeps_the_game_for_replay_and_review(tmp_path) -> None:
+    db = str(tmp_path / "games.sqlite")
+    state = engine.new_game("classic", seed=3, rounds=1, max_turns=2)
+    first = state.legal_text()[0]
+    play = ["play", "--bot", "random", "--no-hints", "--movetime", "5", "--seed", "3", "-o", "rounds=1",
+            "--db", db]
+    done = subprocess.run(expeditions_argv(*play, "-o", "max_turns=2"), input=f"{first}\nD\n",
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert f"play: kept as game 1 in {db} (expeditions replay --db {db} --game 1)" in done.stdout
+    left = subprocess.run(expeditions_argv(*play), input=f"{first}\nquit\n", capture_output=True, text=True,
+                          timeout=60)
+    assert left.returncode == 0 and "play: game left unfinished (seed 3)" in left.stdout
+    assert f"kept as game 2 in {db}" in left.stdout
+    replay = subprocess.run(expeditions_argv("replay", "--db", db, "--game", "1", "--brief"), capture_output=True,
+                            text=True, timeout=60)
+    assert replay.returncode == 0 and f"seat 0 (you): {first}" in replay.stdout and "ended normally" in replay.stdout
+    replay = subprocess.run(expeditions_argv("replay", "--db", db, "--game", "2", "--brief"), capture_output=True,
+                            text=True, timeout=60)
+    assert replay.returncode == 0 and "ended by quit of seat 0" in replay.stdout
+    review = subprocess.run(expeditions_argv("analyse", "--db", db, "--game", "1", "--review", "--seat", "0",
+                                             "--bot", "greedy", "--movetime", "5"),
+                            capture_output=True, text=True, timeout=60)
+    assert review.returncode == 0, review.stderr
+    assert "review: game 1" in review.stdout
+    resume = subprocess.run(expeditions_argv("arena", "--resume", "--db", db), capture_output=True, text=True,
+                            timeout=60)
+    assert resume.returncode == 2 and f"no tournament in {db}" in resume.stderr
+    resume = subprocess.run(expeditions_argv("arena", "--resume", "2", "--db", db), capture_output=True, text=True,
+                            timeout=60)
+    assert resume.returncode == 2 and "is a game played with `expeditions play`" in resume.stderr
+
+
 @pytest.mark.parametrize("argv,message", [
     (["--seat", "2"], "--seat: classic with 2 players has seats 0..1, got 2"),
     (["--bot", "random", "--bot", "greedy"], "--bot: 1 other seats need one bot for all or one each, got 2"),
     (["--movetime", "0"], "--movetime and --iterations must be at least 1"),
     (["--bot", "cmd=/no/such/bot"], "a bot failed: cannot start '/no/such/bot'"),
+    (["--db", "/no/such/dir/games.sqlite"], "/no/such/dir/games.sqlite: cannot open as a results database"),
 ])
 def test_bad_arguments_are_one_error(argv: list[str], message: str) -> None:
     done = subprocess.run(expeditions_argv("play", "--no-hints", *argv), input="", capture_output=True,

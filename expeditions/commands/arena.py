@@ -8,7 +8,7 @@ import signal
 import sys
 from pathlib import Path
 
-from arena.config import TimeControl, TournamentConfig, builtin_bot, usable_cpus
+from arena.config import PLAYED, TimeControl, TournamentConfig, builtin_bot, usable_cpus
 from arena.report import LiveReporter, PlainReporter, plot_ratings, standings_text
 from arena.sprt import parse_sprt
 from arena.standings import standings
@@ -157,9 +157,11 @@ def run(args: argparse.Namespace) -> int:
     if config is None:
         store = open_store(args.db)  # resuming reads the database: never create an empty one
         try:
-            tid, config, _, status = store.tournament(None if args.resume < 0 else args.resume)
+            tid, config, _, status = store.tournament(None if args.resume < 0 else args.resume, skip_format=PLAYED)
         except LookupError as err:
             raise CommandError(str(err)) from None
+        if config.format == PLAYED:
+            raise CommandError(f"tournament {tid} is a game played with `expeditions play`: there is nothing to resume")
         if args.concurrency:
             config.concurrency = args.concurrency
         resumed = tid, status

@@ -3,15 +3,21 @@
     expeditions play                                   # classic against ismcts, 1 s a decision; review at the end
     expeditions play -e partners --bot greedy --seat 1
     expeditions play --bot name=mine cmd="./mybot" --movetime 500 -o rounds=1
+    expeditions play --db games.sqlite                 # keep the game: replay, analyse --game, export
 """
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from bots.policy import Limits
 from expeditions.commands import CommandError
 from expeditions.commands.common import (add_edition_arguments, bot_argument, edition_options, master_seed,
-                                         seed_argument)
+                                         open_store, seed_argument)
+
+if TYPE_CHECKING:
+    from arena.play import PlayOutcome, PlaySettings
+    from arena.store import Store
 
 DEFAULT_MOVETIME_MS = 1000
 
@@ -35,6 +41,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "ismcts), like --bot; it thinks for --movetime or --iterations too")
     p.add_argument("--no-hints", action="store_true", help="no advisor: no hints, no review")
     p.add_argument("--seed", type=seed_argument, help="the deal's seed (printed; random if omitted)")
+    p.add_argument("--db", metavar="FILE",
+                   help="keep the game, finished or left, in this results database (created if missing) for "
+                        "`expeditions replay`, `analyse --game` and `export`; its id is printed")
     p.set_defaults(run=run)
 
 
@@ -58,15 +67,20 @@ def run(args: argparse.Namespace) -> int:
         seat_bots(settings, players)
     except ValueError as err:
         raise CommandError(f"--bot: {err}") from None
+    store = open_store(args.db, create=True) if args.db else None  # a bad path is named before the game
     person = TerminalPerson()
     try:
         outcome = play_game(settings, person)
-    except Quit:
+    except Quit as left:
         print(f"play: game left unfinished (seed {settings.seed})")
+        if store is not None and left.outcome is not None:
+            _keep(store, settings, left.outcome, args.db)
         return 0
     except EngineError as err:
         raise CommandError(f"a bot failed: {err}") from None
     print(f"play: seed {settings.seed}, {len(outcome.record.decisions)} decisions")
+    if store is not None:
+        _keep(store, settings, outcome, args.db)
     if settings.advisor is not None and person.ask("type 'review' to have the advisor review your decisions, "
                                                    "anything else to leave> ") == "review":
         try:
@@ -75,3 +89,11 @@ def run(args: argparse.Namespace) -> int:
         except EngineError as err:
             raise CommandError(f"the advisor failed: {err}") from None
     return 0
+
+
+def _keep(store: Store, settings: PlaySettings, outcome: PlayOutcome, path: str) -> None:
+    """Writes the game into the database at `path` and says where it is."""
+    from arena.play import keep_game
+
+    game_id = keep_game(store, settings, outcome.record)
+    print(f"play: kept as game {game_id} in {path} (expeditions replay --db {path} --game {game_id})")
