@@ -104,22 +104,38 @@ def _score_interval(mean: float, stderr: float, n: int) -> tuple[float, float]:
     return centre - half, centre + half
 
 
+def _unanimous_los(mean: float, n: int) -> float:
+    """The LOS when all n pairs (or games) scored `mean`, so that they show no spread: read as if
+    one more pair had been even — the least doubt that gives the record a spread — with Student's t
+    as for any record. So a sweep is never worth less than the same pairs with one of them even
+    (one pair won: 3/4, as one even and one won pair give; two won: as one even and two won).
+
+    >>> [round(_unanimous_los(1.0, n), 3) for n in (1, 2, 3)], _unanimous_los(0.5, 9)
+    ([0.75, 0.908, 0.971], 0.5)
+    """
+    if mean == 0.5:
+        return 0.5
+    with_even = (n * mean + 0.5) / (n + 1)
+    variance = (n * (mean - with_even) ** 2 + (0.5 - with_even) ** 2) / (n + 1)
+    return t_cdf((with_even - 0.5) / math.sqrt(variance / n), n)
+
+
 def _estimate(mean: float, variance: float, n: int, pairs: int) -> EloEstimate:
     """From the mean and the (population) variance of n pair, or game, scores."""
     stderr = math.sqrt(variance / (n - 1)) if n > 1 else 0.0  # the sample variance's, over n
     low, high = _score_interval(mean, stderr, n)
     if stderr > 0.0:
         los = t_cdf((mean - 0.5) / stderr, n - 1)
-    else:  # no spread: the Wilson interval's side of 0.5 (even when it straddles: a coin's toss)
-        los = 1.0 if low > 0.5 else 0.0 if high < 0.5 else 0.5
+    else:
+        los = _unanimous_los(mean, n)
     return EloEstimate(elo_from_score(mean), elo_from_score(low), elo_from_score(high), los, pairs, mean)
 
 
 def pair_estimate(pentanomial: Sequence[int]) -> EloEstimate:
     """Elo of the first player from pentanomial pair counts (LL, LD, DD/WL, WD, WW).
 
-    >>> print(pair_estimate([0, 0, 0, 0, 1]))  # one pair, both games won: nothing is known yet
-    +2400.0 [-233.8, +2400.0] LOS 50.0%
+    >>> print(pair_estimate([0, 0, 0, 0, 1]))  # one pair, both games won: little is known yet
+    +2400.0 [-233.8, +2400.0] LOS 75.0%
     """
     n, mean, var = pair_moments(pentanomial)
     if n == 0:

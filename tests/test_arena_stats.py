@@ -20,9 +20,11 @@ def test_elo_of_a_score():
 def test_an_interval_never_shrinks_to_a_point():
     """All pairs alike (no spread): the interval comes from their number, not from a zero spread."""
     one = pair_estimate([0, 0, 0, 0, 1])
-    assert one.low < 0 < one.high and one.los == 0.5  # one won pair proves nothing
+    assert one.low < 0 < one.high and one.los == pytest.approx(0.75)  # as one even and one won pair
     many = pair_estimate([0, 0, 0, 0, 100])
-    assert 500 < many.low < many.elo and many.los == 1.0
+    assert 500 < many.low < many.elo and many.los == pytest.approx(1.0)
+    lost = pair_estimate([3, 0, 0, 0, 0])
+    assert lost.los == pytest.approx(1 - pair_estimate([0, 0, 1, 0, 3]).los) and pair_estimate([0, 0, 3, 0, 0]).los == 0.5
     assert pair_estimate([0, 0, 0, 0, 10]).low < many.low  # fewer pairs, a wider interval
     even = pair_estimate([0, 0, 7, 0, 0])
     assert even.low < 0 < even.high and even.low == pytest.approx(-even.high)
@@ -52,6 +54,16 @@ def test_few_pairs_get_students_t_not_the_normal_interval():
     two = pair_estimate([0, 0, 1, 0, 1])  # mean 0.75, sample s.d. 0.354, standard error 0.25
     assert two.low < -2399 and two.high > 2399  # 0.75 ± 12.7 · 0.25 covers every score
     assert two.los == pytest.approx(0.75)  # t with 1 degree of freedom: P(T < 1) = 3/4
+
+
+def test_the_los_grows_with_every_better_pair():
+    """A better record never has a lower LOS, whether its pairs show a spread or not."""
+    records = [[0, 0, 1, 0, 0], [0, 0, 0, 0, 1], [0, 0, 1, 0, 1], [0, 0, 0, 0, 2], [0, 0, 1, 0, 2],
+               [0, 0, 0, 0, 3], [0, 0, 1, 0, 3], [0, 0, 0, 0, 4]]
+    los = [pair_estimate(r).los for r in records]
+    assert all(b > a - 1e-12 for a, b in zip(los, los[1:])) and los[0] == 0.5 and los[-1] > 0.96, los
+    assert pair_estimate([0, 0, 0, 0, 2]).los > pair_estimate([0, 0, 1, 0, 1]).los
+    assert game_estimate(3, 0, 0).los == pytest.approx(game_estimate(3, 1, 0).los)
 
 
 def test_even_results_give_zero_elo_and_half_los():
