@@ -134,6 +134,9 @@ class TournamentConfig:
     sprt: Sprt | None = None
     max_failures: int = 3
     """A bot failing this many games in a row (crash, timeout, bad output) is dropped."""
+    positions: list[str] = field(default_factory=list)
+    """Where the deals start (full-state positions, `read_positions`): deal i starts from the i-th,
+    instead of being dealt from its seed. Empty: every deal from its seed."""
 
     def validate(self) -> None:
         edition = engine.get_edition(self.edition)
@@ -152,6 +155,25 @@ class TournamentConfig:
         self.limits.check()
         if self.sprt is not None and len(self.bots) != 2:
             raise ValueError("--sprt compares exactly two bots")
+        if self.positions:
+            self._check_positions()
+
+    def _check_positions(self) -> None:
+        """ValueError naming the first start position this tournament cannot play: one of another
+        edition, rules or number of players, or a finished game; or fewer positions than deals."""
+        if self.deals > len(self.positions):
+            raise ValueError(f"deals {self.deals}: the positions give only {len(self.positions)}")
+        wanted = f"{self.edition} {_rules(self.options)} players={self.players}"
+        for number, text in enumerate(self.positions[:self.deals], 1):
+            try:
+                state = engine.parse_position(text)
+            except engine.ExpeditionsError as err:
+                raise ValueError(f"position {number}: {err}") from None
+            found = f"{state.edition} {_rules(dict(state.options))} players={state.num_seats}"
+            if found != wanted:
+                raise ValueError(f"position {number} is a game of {found}; the tournament plays {wanted}")
+            if state.is_terminal():
+                raise ValueError(f"position {number} is a finished game: no decision to play")
 
     def to_json(self) -> str:
         data = asdict(self)
@@ -217,6 +239,13 @@ class TournamentConfig:
             if not {"elo0", "elo1"} <= set(sprt):
                 raise ValueError(f"{path}: [sprt] needs elo0 and elo1")
             raw["sprt"] = Sprt(**sprt)
+        if "positions" in raw:
+            if not isinstance(raw["positions"], str):
+                raise ValueError(f"{path}: positions must be a file name (a string), got {raw['positions']!r}")
+            raw["positions"] = read_positions(Path(path).parent / raw["positions"])
+            raw.setdefault("deals", len(raw["positions"]))
+            for key, value in zip(("edition", "options", "players"), game_of(raw["positions"][0])):
+                raw.setdefault(key, value)  # what the file leaves out, the positions say
         raw["options"] = _table(path, "[options]", raw.get("options", {}))
         raw.setdefault("edition", "classic")  # as on the command line
         _check_keys(path, "the top level", raw, set(cls.__dataclass_fields__))
@@ -226,6 +255,53 @@ class TournamentConfig:
                 raise ValueError(f"{path}: {key} must be {'a string' if kind is str else 'an integer'}, "
                                  f"got {raw[key]!r}")
         return cls(**raw)
+
+
+def _rules(options: dict[str, int]) -> str:
+    return " ".join(f"{k}={v}" for k, v in sorted(options.items()))
+
+
+def game_of(position: str) -> tuple[str, dict[str, int], int]:
+    """The edition, rules and number of players of a position's game.
+
+    >>> game_of(engine.new_game("classic", seed=1, rounds=1).to_text())
+    ('classic', {'rounds': 1, 'max_turns': 300}, 2)
+    """
+    state = engine.parse_position(position)
+    return state.edition, dict(state.options), state.num_seats
+
+
+def read_positions(path: str | Path) -> list[str]:
+    """The start positions of a file: one full-state position a line (as `State.to_text` writes
+    it, docs/notation.md), blank lines and `#` comments skipped. ValueError names the file and the
+    line of the first that is not a position, or a file without any.
+
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "deals.txt")
+    >>> lines = ["# a deal, then a line that is not a position", engine.new_game("classic", seed=1).to_text(), "classic ?"]
+    >>> _ = open(path, "w").write(chr(10).join(lines))
+    >>> read_positions(path)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ValueError: .../deals.txt line 3: ...
+    """
+    try:
+        with open(path) as f:
+            lines = f.read().splitlines()
+    except (OSError, UnicodeDecodeError) as err:
+        raise ValueError(f"{path}: cannot read positions ({getattr(err, 'strerror', None) or err})") from None
+    positions = []
+    for number, line in enumerate(lines, 1):
+        text = line.strip()
+        if not text or text.startswith("#"):
+            continue
+        try:
+            engine.parse_position(text)
+        except engine.ExpeditionsError as err:
+            raise ValueError(f"{path} line {number}: {err}") from None
+        positions.append(text)
+    if not positions:
+        raise ValueError(f"{path}: no positions (one full-state position a line)")
+    return positions
 
 
 def _restored(kind: type, stored: dict[str, Any]) -> Any:

@@ -49,6 +49,8 @@ class GameSetup:
     seat_bots: list[int]
     bot_names: list[str]
     time: TimeControl
+    position: str = ""
+    """The position the game starts from (full state); empty: dealt from `seed`."""
 
 
 def forfeit_returns(state: engine.State, failed_seat: int) -> list[float]:
@@ -76,7 +78,8 @@ def play_game(setup: GameSetup, acquire: Callable[[int], Engine], release: Calla
 
     Bots in `dropped` (failed too often) lose at once without being started.
     """
-    state = engine.new_game(setup.edition, seed=setup.seed, players=setup.players, **setup.options)
+    state = (engine.parse_position(setup.position) if setup.position
+             else engine.new_game(setup.edition, seed=setup.seed, players=setup.players, **setup.options))
     record = GameRecord(index=setup.index, group=setup.group, deal=setup.deal, rotation=setup.rotation,
                         edition=setup.edition, options=dict(setup.options), seed=setup.seed,
                         seat_bots=[setup.bot_names[b] for b in setup.seat_bots], scores=[], returns=[],

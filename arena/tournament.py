@@ -71,7 +71,8 @@ class Tournament:
         c = self.config
         return GameSetup(index=planned.index, group=planned.group, deal=planned.deal, rotation=planned.rotation,
                          edition=c.edition, options=dict(c.options), players=len(self.sides), seed=planned.seed,
-                         seat_bots=planned.seat_bots(self.sides), bot_names=[b.name for b in c.bots], time=c.time)
+                         seat_bots=planned.seat_bots(self.sides), bot_names=[b.name for b in c.bots], time=c.time,
+                         position=c.positions[planned.deal] if c.positions else "")
 
     def run(self, runner: Runner, on_progress: Callable[[Progress], None] | None = None) -> Outcome:
         c = self.config

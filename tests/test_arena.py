@@ -399,3 +399,91 @@ def test_a_ctrl_c_right_after_a_games_commit_keeps_the_game_and_stays_a_ctrl_c(t
         store.record_game(tid, game)
     store._db = real
     assert [g.index for g in store.games(tid)] == [0]
+
+
+def _positions_file(path: Path, edition: str = "classic", players: int | None = None, turns: int = 6,
+                    **options: int) -> list[str]:
+    """Two positions some random decisions into their deals, a comment and a blank line between."""
+    import random as _random
+
+    import engine
+    rng = _random.Random(3)
+    positions = []
+    for seed in (21, 22):
+        state = engine.new_game(edition, seed=seed, players=players, **options)
+        for _ in range(turns):
+            state.apply(rng.choice(state.legal()))
+        positions.append(state.to_text())
+    path.write_text(f"# start positions\n{positions[0]}\n\n{positions[1]}\n")
+    return positions
+
+
+def test_deals_start_from_the_positions_of_a_file_and_resume_from_the_database(tmp_path, capsys):
+    """Each position is a deal, played once per seat rotation from that very position; the
+    positions are part of the stored tournament, so a resumed one plays the same."""
+    from expeditions.cli import main
+
+    positions = _positions_file(tmp_path / "deals.txt", players=None, rounds=1)
+    db = tmp_path / "t.sqlite"
+    assert main(["arena", "--positions", str(tmp_path / "deals.txt"), "--bot", "greedy", "--bot", "random",
+                 "--db", str(db), "--movetime", "200", "-j", "2", "-q"]) == 0
+    assert "deals=2 (start positions) games=4" in capsys.readouterr().out  # the file's edition and rules, a deal a position
+    store = Store(db)
+    _, config, planned, _ = store.tournament()
+    assert config.positions == positions and config.options["rounds"] == 1 and planned == 4
+    games = store.games(1, with_decisions=True)
+    assert sorted((g.deal, g.rotation) for g in games) == [(0, 0), (0, 1), (1, 0), (1, 1)]
+    assert all(g.initial_position == positions[g.deal] and g.termination == "normal" for g in games)
+    from arena.replay import replay_lines
+    assert all(list(replay_lines(g, pictures=False))[-1].startswith("ended normally") for g in games)
+    # A tournament cut short resumes with the stored positions (no file needed any more).
+    (tmp_path / "deals.txt").unlink()
+    with sqlite3.connect(db) as con:
+        con.execute("DELETE FROM decision WHERE game IN (SELECT id FROM game WHERE deal = 1)")
+        con.execute("DELETE FROM game WHERE deal = 1")
+    assert main(["arena", "--resume", "--db", str(db), "-q"]) == 0
+    again = Store(db).games(1)
+    assert len(again) == 4 and all(g.initial_position == positions[g.deal] for g in again)
+
+
+def test_positions_that_do_not_fit_the_tournament_are_named(tmp_path, capsys):
+    from arena.config import read_positions
+    from expeditions.cli import main
+
+    path = tmp_path / "deals.txt"
+    _positions_file(path, rounds=1)
+    db = str(tmp_path / "t.sqlite")
+
+    def error(*flags: str) -> str:
+        assert main(["arena", "--bot", "greedy", "--bot", "random", "--db", db, *flags]) == 2
+        err = capsys.readouterr().err
+        assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+        return err
+
+    assert "position 1 is a game of classic max_turns=300 rounds=1 players=2; the tournament plays classic " \
+           "max_turns=300 rounds=3 players=2" in error("--positions", str(path), "-o", "rounds=3")
+    assert "deals 3: the positions give only 2" in error("--positions", str(path), "--deals", "3")
+    board = tmp_path / "board.txt"
+    _positions_file(board, "board", players=3)
+    assert "position 1 is a game of board" in error("--positions", str(board), "-e", "classic")
+    bad = tmp_path / "bad.txt"
+    bad.write_text("# one good, one not\n" + path.read_text().splitlines()[1] + "\nclassic rounds=x\n")
+    assert f"--positions {bad} line 3: " in error("--positions", str(bad))
+    (tmp_path / "empty.txt").write_text("# nothing\n\n")
+    assert "no positions" in error("--positions", str(tmp_path / "empty.txt"))
+    assert "cannot read positions" in error("--positions", str(tmp_path / "missing.txt"))
+    import engine
+    over = engine.new_game("classic", seed=1, rounds=1)
+    while not over.is_terminal():
+        over.apply(over.legal()[0])
+    (tmp_path / "over.txt").write_text(over.to_text() + "\n")
+    assert "position 1 is a finished game" in error("--positions", str(tmp_path / "over.txt"))
+    assert not Path(db).exists()  # nothing was stored
+    # Only --deals N of them are checked and played: the first N.
+    assert read_positions(path)[:1] == [path.read_text().splitlines()[1]]
+    # A tournament file names the positions relative to itself, and they say what game it is.
+    toml = tmp_path / "t.toml"
+    toml.write_text('positions = "board.txt"\n[[bots]]\ncommand = "x"\n[[bots]]\ncommand = "y"\n')
+    config = TournamentConfig.from_toml(toml)
+    config.validate()
+    assert (config.edition, config.players, config.deals) == ("board", 3, 2)

@@ -34,6 +34,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="a bot: name=NAME cmd=\"COMMAND ARGS\" option.NAME=VALUE (repeatable)")
     p.add_argument("--format", choices=("round-robin", "gauntlet"), help="pairing format (default round-robin)")
     p.add_argument("--deals", type=int, help="deals per group of bots, each played once per seat rotation")
+    p.add_argument("--positions", metavar="FILE",
+                   help="start the deals from the positions of FILE (one full-state position a line, # "
+                        "comments) instead of dealing them from seeds; --deals N plays the first N")
     p.add_argument("--seed", type=seed_argument, help="master seed (printed; random if omitted)")
     p.add_argument("--concurrency", "-j", type=int, help="games at once (default: CPU count)")
     p.add_argument("--movetime", type=int, metavar="MS", help="time per decision")
@@ -89,6 +92,16 @@ def build_config(args: argparse.Namespace) -> TournamentConfig:
         from engine.options import parse_option_tokens
         edition = engine.get_edition(config.edition)
         config.options = {**config.options, **parse_option_tokens(edition.options, args.option, edition.name)}
+    if args.positions is not None:
+        from arena.config import game_of, read_positions
+        try:
+            config.positions = read_positions(args.positions)
+        except ValueError as err:
+            raise CommandError(f"--positions {err}") from None
+        if args.deals is None:
+            config.deals = len(config.positions)
+        if not args.file and not args.edition and not args.option and args.players is None:
+            config.edition, config.options, config.players = game_of(config.positions[0])  # the positions say
     for name in ("players", "format", "deals", "concurrency", "max_failures"):
         if getattr(args, name) is not None:
             setattr(config, name, getattr(args, name))
@@ -190,7 +203,8 @@ def _play(args: argparse.Namespace, config: TournamentConfig, runner, store, res
         tournament = Tournament(config, store)
     c = tournament.config
     print(f"arena: tournament {tournament.id} {c.edition} {' '.join(f'{k}={v}' for k, v in c.options.items())} "
-          f"players={len(tournament.sides)} {c.format} deals={c.deals} games={tournament.schedule.total()} "
+          f"players={len(tournament.sides)} {c.format} deals={c.deals}{' (start positions)' if c.positions else ''} "
+          f"games={tournament.schedule.total()} "
           f"seed={c.seed} {c.time.describe()} concurrency={c.concurrency} db={args.db}")
     print("arena: bots " + ", ".join(f"{b.name}=[{' '.join(b.command)}]" for b in c.bots))
     if c.sprt is not None:
@@ -242,7 +256,7 @@ def _play(args: argparse.Namespace, config: TournamentConfig, runner, store, res
 
 
 TOURNAMENT_FLAGS = {"file": "a tournament file", "edition": "--edition", "option": "--option", "players": "--players",
-                    "bot": "--bot", "format": "--format", "deals": "--deals", "seed": "--seed",
+                    "bot": "--bot", "format": "--format", "deals": "--deals", "positions": "--positions", "seed": "--seed",
                     "movetime": "--movetime", "clock": "--clock", "increment": "--increment", "margin": "--margin",
                     "sprt": "--sprt", "max_failures": "--max-failures", "memory_mb": "--memory-mb",
                     "cpu_seconds": "--cpu-seconds"}
