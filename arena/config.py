@@ -34,31 +34,58 @@ class BotSpec:
     name: str
     command: list[str]
     options: dict[str, str] = field(default_factory=dict)
+    time: TimeControl | None = None
+    """Its own time control in a tournament (time odds; the margin stays the tournament's);
+    None: the tournament's."""
 
     @classmethod
     def parse(cls, tokens: list[str]) -> BotSpec:
         """From `name=N cmd="prog args" option.K=V` tokens (the value of `cmd` is split like a shell
-        would, but never run through one).
+        would, but never run through one), and its own time control: `movetime=MS`, or `clock=MS`
+        with `increment=MS`.
 
         >>> BotSpec.parse(["name=g", "cmd=expeditions bot greedy", "option.Seed=3"])
-        BotSpec(name='g', command=['expeditions', 'bot', 'greedy'], options={'Seed': '3'})
+        BotSpec(name='g', command=['expeditions', 'bot', 'greedy'], options={'Seed': '3'}, time=None)
+        >>> BotSpec.parse(["cmd=./mybot", "movetime=400"]).time.describe()
+        'movetime 400 ms'
         """
-        name, command, options = None, None, {}
+        name, command, options, times = None, None, {}, {}
         for token in tokens:
             key, sep, value = token.partition("=")
             if not sep:
-                raise ValueError(f"--bot: expected key=value, got {token!r} (keys: name, cmd, option.NAME)")
+                raise ValueError(f"--bot: expected key=value, got {token!r} ({BOT_KEYS})")
             if key == "name":
                 name = value
             elif key == "cmd":
                 command = shlex.split(value)
             elif key.startswith("option.") and len(key) > 7:
                 options[key[7:]] = value
+            elif key in ("movetime", "clock", "increment"):
+                try:
+                    times[key] = int(value)
+                except ValueError:
+                    raise ValueError(f"--bot: {key} must be a whole number of ms, got {value!r}") from None
             else:
-                raise ValueError(f"--bot: unknown key {key!r} (keys: name, cmd, option.NAME)")
+                raise ValueError(f"--bot: unknown key {key!r} ({BOT_KEYS})")
         if not command:
             raise ValueError("--bot needs cmd=…")
-        return cls(name or Path(command[0]).name, command, options)
+        return cls(name or Path(command[0]).name, command, options, _own_time(times, "--bot"))
+
+
+BOT_KEYS = "keys: name, cmd, option.NAME, movetime, clock, increment"
+
+
+def _own_time(times: dict[str, Any], where: str) -> TimeControl | None:
+    """A bot's own time control from its `movetime`, `clock` and `increment` (None without them)."""
+    if not times:
+        return None
+    if "movetime" not in times and "clock" not in times:
+        raise ValueError(f"{where}: an increment goes with a clock")
+    try:
+        return TimeControl(movetime_ms=times.get("movetime"), clock_ms=times.get("clock"),
+                           increment_ms=times.get("increment", 0))
+    except ValueError as err:
+        raise ValueError(f"{where}: {err}") from None
 
 
 @dataclass
@@ -157,6 +184,21 @@ class TournamentConfig:
             raise ValueError("--sprt compares exactly two bots")
         if self.positions:
             self._check_positions()
+        clock = self.time.clock_ms is not None
+        for bot in self.bots:
+            if bot.time is not None:
+                bot.time.check()
+                if (bot.time.clock_ms is not None) != clock:
+                    raise ValueError(f"bot {bot.name}: its own time control ({bot.time.describe()}) must be of the "
+                                     f"tournament's kind ({self.time.describe()}): a movetime for all, or a clock")
+
+    def seat_time(self, bot: int) -> TimeControl:
+        """The time control of bot number `bot`: its own, with the tournament's margin, or the
+        tournament's."""
+        own = self.bots[bot].time
+        if own is None:
+            return self.time
+        return TimeControl(own.movetime_ms, own.clock_ms, own.increment_ms, self.time.margin_ms)
 
     def _check_positions(self) -> None:
         """ValueError naming the first start position this tournament cannot play: one of another
@@ -189,7 +231,7 @@ class TournamentConfig:
         were written, unchecked: a tournament stored under looser checks (an earlier version) stays
         readable — replayed, exported — though `validate` refuses to play more of it."""
         data = dict(data)
-        data["bots"] = [BotSpec(**b) if isinstance(b, dict) else b for b in data.get("bots", [])]
+        data["bots"] = [_restored_bot(b) if isinstance(b, dict) else b for b in data.get("bots", [])]
         if isinstance(data.get("time"), dict):
             data["time"] = _restored(TimeControl, data["time"])
         if isinstance(data.get("limits"), dict):
@@ -214,15 +256,16 @@ class TournamentConfig:
             raise ValueError(f"{path}: bots must be [[bots]] tables")
         bots = []
         for b in raw["bots"]:
-            _check_keys(path, "[[bots]]", b, {"name", "command", "options"})
+            _check_keys(path, "[[bots]]", b, {"name", "command", "options", "movetime", "clock", "increment"})
             command = b.get("command")
             if isinstance(command, str):
                 command = shlex.split(command)
             if not command or not isinstance(command, list) or not all(isinstance(a, str) for a in command):
                 raise ValueError(f"{path}: every bot needs a command (a string, or a list of strings)")
             options = _table(path, "options of a bot", b.get("options", {}))
+            times = {k: b[k] for k in ("movetime", "clock", "increment") if k in b}
             bots.append(BotSpec(str(b.get("name") or Path(command[0]).name), list(command),
-                                {k: str(v) for k, v in options.items()}))
+                                {k: str(v) for k, v in options.items()}, _own_time(times, f"{path}: [[bots]]")))
         raw["bots"] = bots
         time = _table(path, "[time]", raw.pop("time", {}))
         _check_keys(path, "[time]", time, {"movetime", "clock", "increment", "margin"})
@@ -302,6 +345,14 @@ def read_positions(path: str | Path) -> list[str]:
     if not positions:
         raise ValueError(f"{path}: no positions (one full-state position a line)")
     return positions
+
+
+def _restored_bot(stored: dict[str, Any]) -> BotSpec:
+    """A bot as `to_json` stored it (its own time control, if any, read back unchecked)."""
+    stored = dict(stored)
+    if isinstance(stored.get("time"), dict):
+        stored["time"] = _restored(TimeControl, stored["time"])
+    return BotSpec(**stored)
 
 
 def _restored(kind: type, stored: dict[str, Any]) -> Any:

@@ -51,6 +51,9 @@ class GameSetup:
     time: TimeControl
     position: str = ""
     """The position the game starts from (full state); empty: dealt from `seed`."""
+    seat_times: list[TimeControl] | None = None
+    """Per seat, its bot's time control when the bots have their own (of `time`'s kind and
+    margin); None: `time` for every seat."""
 
 
 def forfeit_returns(state: engine.State, failed_seat: int) -> list[float]:
@@ -67,9 +70,8 @@ def forfeit_returns(state: engine.State, failed_seat: int) -> list[float]:
     return out
 
 
-def _clock_limits(time_control: TimeControl, clocks: list[float]) -> Limits:
-    inc = time_control.increment_ms
-    return Limits(clocks_ms=tuple(max(0, int(c)) for c in clocks), increments_ms=tuple(inc for _ in clocks))
+def _clock_limits(increments: tuple[int, ...], clocks: list[float]) -> Limits:
+    return Limits(clocks_ms=tuple(max(0, int(c)) for c in clocks), increments_ms=increments)
 
 
 def play_game(setup: GameSetup, acquire: Callable[[int], Engine], release: Callable[[int, Engine, bool], None],
@@ -97,7 +99,8 @@ def play_game(setup: GameSetup, acquire: Callable[[int], Engine], release: Calla
             except EngineError as err:
                 healthy[seat] = False
                 raise Forfeit(seat, _kind(err), f"could not start a game: {err}") from err
-        _play_decisions(state, engines, setup.time, record.decisions)
+        _play_decisions(state, engines, setup.seat_times or [setup.time] * state.num_seats, setup.time.margin_ms,
+                        record.decisions)
         record.scores, record.returns = state.scores(), state.returns()
     except Forfeit as f:
         healthy[f.seat] = False
@@ -124,37 +127,40 @@ def _kind(err: EngineError) -> str:
     return "malformed"
 
 
-def _play_decisions(state: engine.State, engines: dict[int, Engine], tc: TimeControl,
+def _play_decisions(state: engine.State, engines: dict[int, Engine], times: list[TimeControl], margin_ms: int,
                     decisions: list[DecisionRecord]) -> None:
-    """Every decision to the end of the game, each within its time; raises Forfeit on any failure.
+    """Every decision to the end of the game, each within its seat's time (`times`: all movetimes
+    or all clocks); raises Forfeit on any failure.
 
     The loop is the whole cost of a game between instant bots, so the per-game work (the movetime
-    budget, its limits) is done once."""
-    clocks = None if tc.clock_ms is None else [float(tc.clock_ms)] * state.num_seats
-    movetime = float(tc.movetime_ms or 0)
-    fixed = Limits(movetime_ms=tc.movetime_ms)
+    budgets, their limits) is done once."""
+    on_clocks = times[0].clock_ms is not None
+    clocks = [float(t.clock_ms) for t in times] if on_clocks else None
+    increments = tuple(t.increment_ms for t in times)
+    movetimes = [float(t.movetime_ms or 0) for t in times]
+    fixed = [Limits(movetime_ms=t.movetime_ms) for t in times]
     clock = time.perf_counter
     while not state.is_terminal():
         if len(decisions) >= STALL_LIMIT:
             raise Forfeit(state.to_move, "stall", f"no end after {STALL_LIMIT} decisions")
         seat = state.to_move
         view = state.view_text(seat)
-        budget = movetime if clocks is None else clocks[seat]
-        limits = fixed if clocks is None else _clock_limits(tc, clocks)
+        budget = movetimes[seat] if clocks is None else clocks[seat]
+        limits = fixed[seat] if clocks is None else _clock_limits(increments, clocks)
         started = clock()
         try:
-            text, value, size = engines[seat].decide_with_estimate(view, limits, (budget + tc.margin_ms) / 1000.0)
+            text, value, size = engines[seat].decide_with_estimate(view, limits, (budget + margin_ms) / 1000.0)
         except EngineError as err:
-            raise _engine_forfeit(err, seat, budget, tc.margin_ms) from err
+            raise _engine_forfeit(err, seat, budget, margin_ms) from err
         elapsed = (clock() - started) * 1000.0
         if clocks is None:
-            if elapsed > budget + tc.margin_ms:
+            if elapsed > budget + margin_ms:
                 raise Forfeit(seat, "timeout", f"took {elapsed:.0f} ms for movetime {budget:.0f} ms")
         else:
             clocks[seat] -= elapsed
-            if clocks[seat] < -tc.margin_ms:
+            if clocks[seat] < -margin_ms:
                 raise Forfeit(seat, "timeout", f"clock exhausted ({clocks[seat]:.0f} ms)")
-            clocks[seat] += tc.increment_ms
+            clocks[seat] += increments[seat]
         decisions.append(DecisionRecord(seat, state.play(_checked_decision(state, seat, text)), round(elapsed, 3),
                                         value, size))
 

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import engine
-from arena.config import TournamentConfig
+from arena.config import TimeControl, TournamentConfig
 from arena.ratings import pentanomial_index
 from arena.record import GameRecord
 from arena.referee import GameSetup
@@ -72,7 +72,14 @@ class Tournament:
         return GameSetup(index=planned.index, group=planned.group, deal=planned.deal, rotation=planned.rotation,
                          edition=c.edition, options=dict(c.options), players=len(self.sides), seed=planned.seed,
                          seat_bots=planned.seat_bots(self.sides), bot_names=[b.name for b in c.bots], time=c.time,
-                         position=c.positions[planned.deal] if c.positions else "")
+                         position=c.positions[planned.deal] if c.positions else "",
+                         seat_times=self._seat_times(planned))
+
+    def _seat_times(self, planned: PlannedGame) -> list[TimeControl] | None:
+        """Each seat's time control when a bot has its own (time odds), else None."""
+        if all(b.time is None for b in self.config.bots):
+            return None
+        return [self.config.seat_time(bot) for bot in planned.seat_bots(self.sides)]
 
     def run(self, runner: Runner, on_progress: Callable[[Progress], None] | None = None) -> Outcome:
         c = self.config

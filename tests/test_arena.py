@@ -487,3 +487,51 @@ def test_positions_that_do_not_fit_the_tournament_are_named(tmp_path, capsys):
     config = TournamentConfig.from_toml(toml)
     config.validate()
     assert (config.edition, config.players, config.deals) == ("board", 3, 2)
+
+
+def test_bots_with_time_controls_of_their_own(tmp_path, capsys):
+    """Time odds: each bot is sent its own movetime (the recorded times follow it), the stored
+    tournament keeps them for --resume, and a bot on a clock among bots on a movetime is refused."""
+    from expeditions.cli import main
+
+    db = tmp_path / "t.sqlite"
+    search = ["option.EarlyStop=never", "option.MinVisits=0"]  # spends its whole movetime
+    assert main(["arena", "--bot", "ismcts", "name=slow", "movetime=250", *search,
+                 "--bot", "ismcts", "name=fast", *search, "--movetime", "20",
+                 "-o", "rounds=1", "-o", "max_turns=6", "--deals", "1", "--seed", "4", "--db", str(db), "-q"]) == 0
+    assert "slow=[" in capsys.readouterr().out
+    store = Store(db)
+    _, config, _, _ = store.tournament()
+    assert config.bots[0].time.movetime_ms == 250 and config.bots[1].time is None
+    assert config.seat_time(0).margin_ms == config.time.margin_ms == 100
+    longest = {"slow": 0.0, "fast": 0.0}
+    for game in store.games(1, with_decisions=True):
+        assert game.termination == "normal"
+        for d in game.decisions:
+            name = game.seat_bots[d.seat]
+            longest[name] = max(longest[name], d.time_ms)
+    assert longest["slow"] > 200 and longest["fast"] < 150, longest
+
+    def error(*flags: str) -> str:
+        assert main(["arena", "--db", str(tmp_path / "x.sqlite"), *flags]) == 2
+        return capsys.readouterr().err
+
+    assert "must be of the tournament's kind" in error("--bot", "greedy", "clock=5000", "--bot", "random",
+                                                       "--movetime", "50")
+    assert "movetime (ms) must be an integer of at least 1, got 0" in error("--bot", "greedy", "movetime=0",
+                                                                           "--bot", "random")
+    assert "an increment goes with a clock" in error("--bot", "greedy", "increment=5", "--bot", "random")
+    assert "movetime must be a whole number of ms, got 'x'" in error("--bot", "greedy", "movetime=x",
+                                                                    "--bot", "random")
+    toml = tmp_path / "t.toml"
+    toml.write_text('[time]\nclock = 60000\n[[bots]]\ncommand = "x"\nclock = 30000\nincrement = 100\n'
+                    '[[bots]]\ncommand = "y"\n')
+    config = TournamentConfig.from_toml(toml)
+    config.validate()
+    assert config.seat_time(0).describe() == "clock 30000 ms + 100 ms" and config.seat_time(1) is config.time
+    assert TournamentConfig.from_json(config.to_json()) == config
+    # Where one budget serves every bot, a bot's own would be ignored: it is refused.
+    from protocol.local import expeditions_argv
+    done = subprocess.run(expeditions_argv("play", "--bot", "greedy", "movetime=10", "--no-hints"), input="",
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "a time control of its own is for tournaments" in done.stderr

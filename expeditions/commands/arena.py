@@ -31,7 +31,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE", help="rule option")
     p.add_argument("--players", type=int, help="number of players (editions with a choice)")
     p.add_argument("--bot", action="append", nargs="+", default=[], metavar="KEY=VALUE",
-                   help="a bot: name=NAME cmd=\"COMMAND ARGS\" option.NAME=VALUE (repeatable)")
+                   help="a bot: name=NAME cmd=\"COMMAND ARGS\" option.NAME=VALUE, and movetime=MS or clock=MS "
+                        "increment=MS for a time control of its own (repeatable)")
     p.add_argument("--format", choices=("round-robin", "gauntlet"), help="pairing format (default round-robin)")
     p.add_argument("--deals", type=int, help="deals per group of bots, each played once per seat rotation")
     p.add_argument("--positions", metavar="FILE",
@@ -77,7 +78,7 @@ def build_config(args: argparse.Namespace) -> TournamentConfig:
         config = TournamentConfig.from_toml(args.file) if args.file else None
     except (OSError, ValueError) as err:
         raise CommandError(str(err)) from None
-    bots = [bot_argument(tokens) for tokens in args.bot]
+    bots = [bot_argument(tokens, own_time=True) for tokens in args.bot]
     if config is None:
         config = TournamentConfig(edition=args.edition or "classic",
                                   bots=bots or [builtin_bot(n) for n in DEFAULT_BOTS if n in POLICIES],
@@ -206,7 +207,8 @@ def _play(args: argparse.Namespace, config: TournamentConfig, runner, store, res
           f"players={len(tournament.sides)} {c.format} deals={c.deals}{' (start positions)' if c.positions else ''} "
           f"games={tournament.schedule.total()} "
           f"seed={c.seed} {c.time.describe()} concurrency={c.concurrency} db={args.db}")
-    print("arena: bots " + ", ".join(f"{b.name}=[{' '.join(b.command)}]" for b in c.bots))
+    print("arena: bots " + ", ".join(f"{b.name}=[{' '.join(b.command)}]{' ' + b.time.describe() if b.time else ''}"
+                                     for b in c.bots))
     if c.sprt is not None:
         print(f"arena: SPRT {c.sprt.describe()} bounds {c.sprt.bounds[0]:.2f} {c.sprt.bounds[1]:.2f}")
     reporter = None

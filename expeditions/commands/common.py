@@ -31,9 +31,11 @@ def edition_options(args: argparse.Namespace) -> tuple[engine.Edition, dict[str,
     return edition, options
 
 
-def bot_argument(tokens: list[str]) -> BotSpec:
+def bot_argument(tokens: list[str], own_time: bool = False) -> BotSpec:
     """A `--bot` argument: `name=… cmd="…" option.NAME=…` tokens, where a built-in bot's name may
-    stand first for its `cmd` (and its name), as in `--bot ismcts option.Hash=128`.
+    stand first for its `cmd` (and its name), as in `--bot ismcts option.Hash=128`. A time control
+    of its own (`movetime=`, `clock=`, `increment=`) only where `own_time` allows it (a tournament):
+    elsewhere it would be ignored, so it is an error.
 
     >>> bot_argument(["greedy"]).command[-2:], bot_argument(["cmd=./mybot -q", "option.Hash=16"]).options
     (['bot', 'greedy'], {'Hash': '16'})
@@ -50,13 +52,17 @@ def bot_argument(tokens: list[str]) -> BotSpec:
             builtin = builtin_bot(tokens[0])
             if len(tokens) == 1:
                 return builtin
-            extra = BotSpec.parse([f"cmd={shlex.join(builtin.command)}", f"name={builtin.name}", *tokens[1:]])
-            if extra.command != builtin.command:
+            spec = BotSpec.parse([f"cmd={shlex.join(builtin.command)}", f"name={builtin.name}", *tokens[1:]])
+            if spec.command != builtin.command:
                 raise ValueError(f"--bot {tokens[0]}: a built-in bot takes no cmd=")
-            return extra
-        return BotSpec.parse(tokens)
+        else:
+            spec = BotSpec.parse(tokens)
     except ValueError as err:
         raise CommandError(str(err)) from None
+    if spec.time is not None and not own_time:
+        raise CommandError(f"--bot {spec.name}: a time control of its own is for tournaments (expeditions arena); "
+                           f"here --movetime or --iterations set every bot's")
+    return spec
 
 
 def open_store(path: str, create: bool = False) -> Store:
