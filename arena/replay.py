@@ -24,6 +24,13 @@ def _estimate(d: DecisionRecord) -> str:
     return " ".join(parts) + " " if parts else ""
 
 
+def _origin(game: GameRecord, start: engine.State) -> str:
+    """Where the game's start came from: the deal of its seed, or a start position given to the
+    tournament (`arena --positions`), whose seed dealt nothing."""
+    dealt = engine.new_game(game.edition, seed=int(game.seed), players=start.num_seats, **game.options)
+    return f"seed {game.seed}" if dealt.to_text() == game.initial_position else "from a given start position"
+
+
 def positions(game: GameRecord) -> Iterator[tuple[int, DecisionRecord, engine.State]]:
     """Each decision of `game` (its index and record) with the position it was made in: one State,
     advanced after each step (copy it to keep it). Unchecked: `replay_lines` checks a record."""
@@ -37,7 +44,7 @@ def replay_lines(game: GameRecord, pictures: bool = True) -> Iterator[str]:
     """Text lines: a header, then every turn's decisions, each turn after a picture of the table."""
     state = engine.parse_position(game.initial_position)
     yield (f"game {game.id}  #{game.index}  {game.edition} {' '.join(f'{k}={v}' for k, v in game.options.items())}"
-           f"  seed {game.seed}")
+           f"  {_origin(game, state)}")
     yield "seats: " + ", ".join(f"{seat} {name}" for seat, name in enumerate(game.seat_bots))
     turn: list[str] = []
     mover = None

@@ -436,6 +436,7 @@ def test_deals_start_from_the_positions_of_a_file_and_resume_from_the_database(t
     assert all(g.initial_position == positions[g.deal] and g.termination == "normal" for g in games)
     from arena.replay import replay_lines
     assert all(list(replay_lines(g, pictures=False))[-1].startswith("ended normally") for g in games)
+    assert list(replay_lines(games[0], pictures=False))[0].endswith("  from a given start position")
     # A tournament cut short resumes with the stored positions (no file needed any more).
     (tmp_path / "deals.txt").unlink()
     with sqlite3.connect(db) as con:

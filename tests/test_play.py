@@ -162,7 +162,8 @@ def test_a_kept_game_replays_and_an_arena_resumes_around_it(tmp_path) -> None:
     assert store.tournament(skip_format=PLAYED)[0] == arena_tid  # what `arena --resume` finds
     kept = store.game(game_id)
     assert kept.seat_bots == ["random", "you", "random", "random"] and kept.decisions == outcome.record.decisions
-    assert list(replay_lines(kept, pictures=False))[-1].startswith("ended normally")
+    lines = list(replay_lines(kept, pictures=False))
+    assert lines[0].endswith("  seed 11") and lines[-1].startswith("ended normally")  # its deal is its seed's
 
 
 def test_the_command_at_a_terminal() -> None:
