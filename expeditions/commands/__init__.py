@@ -6,6 +6,7 @@ class CommandError(Exception):
     """A bad command-line argument, reported as one line without a traceback."""
 
 
-from expeditions.commands import analyse, arena, bench, bot, perft, play, protocol_check, replay, selfplay  # noqa: E402
+from expeditions.commands import (analyse, arena, bench, bot, deals, perft, play, protocol_check, replay,  # noqa: E402
+                                  selfplay)
 
-COMMANDS = [arena, replay, analyse, play, selfplay, perft, bench, bot, protocol_check]
+COMMANDS = [arena, deals, replay, analyse, play, selfplay, perft, bench, bot, protocol_check]
