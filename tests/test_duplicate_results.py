@@ -10,6 +10,7 @@ import pytest
 
 from bots.duplicate import PairResult, paired_difference, run_duplicate
 from bots.duplicate_results import ResultsFile, ResultsFileError, RunConfig
+from bots.policy import Limits
 from expeditions.cli import main
 
 BASE = ["selfplay", "--duplicate", "-e", "classic", "-o", "rounds=1", "--bots", "greedy,random", "-q"]
@@ -115,6 +116,8 @@ def test_a_complete_last_line_without_its_newline_is_kept(tmp_path):
 def test_results_need_duplicate_and_summarize_needs_results(capsys):
     assert main(["selfplay", "--games", "1", "--results", "x.jsonl"]) == 2
     assert "--results, --summarize, --compare and --trace go with --duplicate" in capsys.readouterr().err
+    assert main(["selfplay", "--games", "1", "--compare-iterations", "5"]) == 2
+    assert "--results, --summarize, --compare and --trace go with --duplicate" in capsys.readouterr().err
     assert main(BASE + ["--summarize"]) == 2
     assert "--summarize needs --results FILE" in capsys.readouterr().err
 
@@ -151,8 +154,29 @@ def test_compare_gives_the_paired_difference_over_the_common_deals(tmp_path, cap
     assert "nothing to compare" in capsys.readouterr().out
 
 
+
+def test_compare_iterations_pairs_runs_of_two_budgets(tmp_path, capsys):
+    """How a bot scales: a run at 40 iterations a decision against the same bots' run at 10."""
+    path = tmp_path / "r.jsonl"
+    search = ["selfplay", "--duplicate", "-e", "classic", "-o", "rounds=1", "--bots", "ismcts:MinVisits=0,greedy",
+              "-q", "--games", "3", "--seed", "5", "--results", str(path)]
+    assert main(search + ["--iterations", "10"]) == 0
+    assert main(search + ["--iterations", "40"]) == 0
+    capsys.readouterr()
+    small = run_duplicate("classic", 3, 5, "ismcts:MinVisits=0", "greedy", {"rounds": 1}, Limits(iterations=10)).pairs
+    large = run_duplicate("classic", 3, 5, "ismcts:MinVisits=0", "greedy", {"rounds": 1}, Limits(iterations=40)).pairs
+    assert main(search + ["--iterations", "40", "--summarize", "--compare-iterations", "10"]) == 0
+    out = capsys.readouterr().out
+    assert "3 deals of A=ismcts:MinVisits=0 B=greedy at 10 iterations" in out
+    assert f"against A=ismcts:MinVisits=0 at 10 iterations: {paired_difference(large, small).summary()}" in out
+    # Without it, a budget compares only with itself: the run at 40 against itself, no difference.
+    assert main(search + ["--iterations", "40", "--summarize", "--compare", "ismcts:MinVisits=0"]) == 0
+    assert "difference +0.000 ± 0.000 a game" in capsys.readouterr().out
+
+
 @pytest.mark.parametrize("extra, message", [
-    (["--compare", "random"], "--compare and --compare-results go with --summarize"),
+    (["--compare", "random"], "--compare, --compare-results and --compare-iterations go with --summarize"),
+    (["--summarize", "--compare-iterations", "0"], "--compare-iterations must be at least 1"),
     (["--summarize", "--compare", "nosuchbot"], "--compare: unknown bot"),
     (["--summarize", "--compare-results", "missing.jsonl"], "--compare-results missing.jsonl: no such file"),
 ])

@@ -54,6 +54,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--compare-results", metavar="FILE.jsonl", default=None,
                    help="with --summarize: the file that holds the deals to compare with (default: --results; "
                         "without --compare, the same configuration there, e.g. a run of other code)")
+    p.add_argument("--compare-iterations", metavar="N", type=int, default=None,
+                   help="with --summarize: compare with deals played at N iterations a decision instead of "
+                        "this run's budget (how a bot scales with its budget)")
     p.set_defaults(run=run)
 
 
@@ -86,7 +89,7 @@ def run_duplicate_mode(args: argparse.Namespace, edition, options: dict, limits:
         if recorded:
             print(_codes_line(book.codes(config)))
             print(DuplicateStats(sorted(recorded.values(), key=lambda p: p.seed)).summary())
-        if args.compare is not None or args.compare_results is not None:
+        if args.compare is not None or args.compare_results is not None or args.compare_iterations is not None:
             _print_comparison(args, config, list(recorded.values()), book)
         return 0
     seed = master_seed(args.seed)
@@ -156,13 +159,18 @@ def _print_comparison(args: argparse.Namespace, config: RunConfig, pairs: list, 
             raise CommandError(str(e)) from None
         except OSError as e:
             raise CommandError(f"--compare-results {path}: {e.strerror}") from None
-    others = list(other.deals(dataclasses.replace(config, a=spec)).values())
-    print(f"{path}: {len(others)} deals of A={spec} B={config.b}")
+    compared = dataclasses.replace(config, a=spec)
+    if args.compare_iterations is not None:
+        compared = dataclasses.replace(compared, iterations=args.compare_iterations, movetime=None)
+    budget = "" if compared.iterations == config.iterations and compared.movetime == config.movetime else \
+        f" at {compared.iterations} iterations"
+    others = list(other.deals(compared).values())
+    print(f"{path}: {len(others)} deals of A={spec} B={config.b}{budget}")
     difference = paired_difference(pairs, others)
     if difference.deals == 0:
         print("nothing to compare: no deal on both sides")
         return
-    print(f"A={config.a} against A={spec}: {difference.summary()}")
+    print(f"A={config.a} against A={spec}{budget}: {difference.summary()}")
 
 
 def _open_traces(args: argparse.Namespace) -> TraceFile | None:
@@ -185,8 +193,11 @@ def _open_traces(args: argparse.Namespace) -> TraceFile | None:
 
 def _open_results(args: argparse.Namespace) -> ResultsFile | None:
     """The results file of --results (read whole; a malformed line is a CommandError), or None."""
-    if (args.compare is not None or args.compare_results is not None) and not args.summarize:
-        raise CommandError("--compare and --compare-results go with --summarize")
+    comparing = args.compare is not None or args.compare_results is not None or args.compare_iterations is not None
+    if comparing and not args.summarize:
+        raise CommandError("--compare, --compare-results and --compare-iterations go with --summarize")
+    if args.compare_iterations is not None and args.compare_iterations < 1:
+        raise CommandError("--compare-iterations must be at least 1")
     if args.trace is not None and args.summarize:
         raise CommandError("--trace records the games a run plays; --summarize plays none")
     if args.results is None:
@@ -212,7 +223,7 @@ def run(args: argparse.Namespace) -> int:
     if args.duplicate:
         return run_duplicate_mode(args, edition, options, limits)
     if (args.results is not None or args.summarize or args.compare is not None or args.compare_results is not None
-            or args.trace is not None):
+            or args.compare_iterations is not None or args.trace is not None):
         raise CommandError("--results, --summarize, --compare and --trace go with --duplicate")
     if args.jobs != 1:
         raise CommandError("--jobs goes with --duplicate (its deals are played in parallel; these games are not)")
