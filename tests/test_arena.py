@@ -467,6 +467,8 @@ def test_positions_that_do_not_fit_the_tournament_are_named(tmp_path, capsys):
     board = tmp_path / "board.txt"
     _positions_file(board, "board", players=3)
     assert "position 1 is a game of board" in error("--positions", str(board), "-e", "classic")
+    assert "position 1 is a game of board max_turns=300 rounds=3 updown=0 players=3; the tournament plays board " \
+           "max_turns=300 rounds=3 updown=0 players=4" in error("--positions", str(board), "--players", "4")
     bad = tmp_path / "bad.txt"
     bad.write_text("# one good, one not\n" + path.read_text().splitlines()[1] + "\nclassic rounds=x\n")
     assert f"--positions {bad} line 3: " in error("--positions", str(bad))

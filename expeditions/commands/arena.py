@@ -101,8 +101,15 @@ def build_config(args: argparse.Namespace) -> TournamentConfig:
             raise CommandError(f"--positions {err}") from None
         if args.deals is None:
             config.deals = len(config.positions)
-        if not args.file and not args.edition and not args.option and args.players is None:
-            config.edition, config.options, config.players = game_of(config.positions[0])  # the positions say
+        if not args.file:  # what the flags leave out, the positions say (validate checks every one)
+            edition, options, players = game_of(config.positions[0])
+            if not args.edition:
+                config.edition = edition
+            if config.edition == edition:  # the rules of another edition would not apply
+                if not args.option:
+                    config.options = options
+                if args.players is None:
+                    config.players = players
     for name in ("players", "format", "deals", "concurrency", "max_failures"):
         if getattr(args, name) is not None:
             setattr(config, name, getattr(args, name))
