@@ -74,9 +74,10 @@ def run(args: argparse.Namespace) -> int:
         lines = positions(edition, options, args.players, args.count, seed, args.after, args.by)
     except ValueError as err:
         raise CommandError(str(err)) from None
-    rules = " ".join(f"-o {k}={v}" for k, v in options.items())
-    header = (f"# expeditions deals -e {edition.name} {rules} {f'--players {args.players} ' if args.players else ''}"
-              f"--count {args.count} --seed {seed} --after {args.after} --by {args.by}").replace("  ", " ")
+    words = ["# expeditions deals", "-e", edition.name, *(f"-o {k}={v}" for k, v in options.items()),
+             *(["--players", str(args.players)] if args.players else []),
+             "--count", str(args.count), "--seed", str(seed), "--after", str(args.after), "--by", args.by]
+    header = " ".join(words)
     text = "\n".join([header, *lines]) + "\n"
     if args.out == "-":
         sys.stdout.write(text)
