@@ -1,5 +1,5 @@
-# The heuristic of Lost Cities: The Board Game (`board`, 2-4 players): a greedy decision and a
-# static evaluation, as nogil C functions over the engine's BoardStruct. See bots/board_heuristic.pyx.
+# The heuristic of Lost Cities: The Board Game (`board`, 2-4 players): a greedy decision, as nogil C
+# functions over the engine's BoardStruct. See bots/board_heuristic.pyx.
 from engine._core cimport Rng
 from engine.board cimport BoardStruct
 
@@ -32,6 +32,4 @@ cdef void board_score_decisions(const BoardStruct* s, const BoardParams* P, cons
 cdef int board_greedy_decision_p(const void* s, Rng* rng, double epsilon,
                                  const BoardParams* P) noexcept nogil
 cdef int board_greedy_decision(const void* s, Rng* rng, double epsilon) noexcept nogil
-cdef double board_evaluate_p(const void* s, int seat, const BoardParams* P) noexcept nogil
-cdef double board_evaluate(const void* s, int seat) noexcept nogil
 

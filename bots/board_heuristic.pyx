@@ -1,7 +1,6 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""The heuristic of Lost Cities: The Board Game (`board`, 2-4 players): one greedy decision and one
-static evaluation, as nogil C over the engine's `BoardStruct`, shared by the greedy bot and the
-searcher's rollouts. docs/bots.md ("board") describes it with its weights and measurements.
+"""The heuristic of Lost Cities: The Board Game (`board`, 2-4 players): one greedy decision, as nogil
+C over the engine's `BoardStruct`, shared by the greedy bot and the searcher's rollouts. docs/bots.md ("board") describes it with its weights and measurements.
 
 The idea, as in the card heuristic (bots/lc_heuristic.pyx): project what each of a seat's paths
 will be worth when the expedition ends, and pick the decision that leaves the best projection.
@@ -40,8 +39,7 @@ players (`DEFAULT_PARAMS`).
 Information: the decision reads only what the seat to move knows: its hand, the public board
 (columns, pieces, tiles, discard piles, totals, artifacts), the cards known to be in other hands,
 hand sizes and the draw pile's size. "Unseen" are the cards in none of those places; other seats'
-hands are estimated from their known cards and the unseen ones. `board_evaluate` scores a full
-(determinized) state for the searcher's cut-off rollouts and reads every hand and the draw pile.
+hands are estimated from their known cards and the unseen ones.
 
 >>> import engine
 >>> s = engine.new_game("board", seed=3, players=2)
@@ -158,8 +156,8 @@ cdef const BoardParams* board_default_params(int players) noexcept nogil:
 
 # ----- projection ---------------------------------------------------------------------------------
 
-# What one decision or evaluation shares: the state, the pool of cards that may still come (unseen
-# by the deciding seat, or the draw pile for a full state) and the event tiles along each path.
+# What one decision shares: the state, the pool of cards that may still come (unseen by the deciding
+# seat) and the event tiles along each path.
 ctypedef struct Ctx:
     const BoardStruct* s
     const BoardParams* P
@@ -489,18 +487,6 @@ cdef void pool_of_seat(Ctx* c, int p) noexcept nogil:
     c.u2 = ALL_TYPES & ~c1
     c.npool = exp_popcount(c.u1) + exp_popcount(c.u2)
 
-
-cdef void pool_of_deck(Ctx* c) noexcept nogil:
-    """A full state: the cards that may still come are those of the draw pile."""
-    cdef const BoardStruct* s = c.s
-    cdef uint64_t c1 = 0, c2 = 0
-    cdef int i
-    for i in range(s.deck_n):
-        see(&c1, &c2, (<uint64_t>1) << s.deck[i])
-    c.u1 = c1
-    c.u2 = c2
-    c.npool = s.deck_n
-
 # ----- scoring decisions --------------------------------------------------------------------------
 
 # A decision's context: the mover's projection, and its lead (computed when first needed).
@@ -735,44 +721,6 @@ cdef int board_greedy_decision(const void* s, Rng* rng, double epsilon) noexcept
     """board_greedy_decision_p with the default weights."""
     return board_greedy_decision_p(s, rng, epsilon, &DEFAULTS[(<const BoardStruct*>s).nseats])
 
-# ----- static evaluation --------------------------------------------------------------------------
-
-cdef void standings(const BoardStruct* s, const BoardParams* P, double* out) noexcept nogil:
-    """Every seat's projected final points, from the full state (hands and draw pile)."""
-    cdef Ctx c
-    cdef Seat k
-    cdef Path paths[NCOLOURS]
-    cdef int o
-    init_ctx(&c, s, P)
-    pool_of_deck(&c)
-    for o in range(s.nseats):
-        init_seat(&c, &k, o, 0.0)
-        out[o] = standing(&c, o, project(&c, &k, &s.hand[o], paths))
-
-
-cdef double board_evaluate_p(const void* sp, int seat, const BoardParams* P) noexcept nogil:
-    """The expected final margin of seat over the best other seat, minus the current one (totals):
-    what the rest of the expedition and the artifact table add; 0 once the game is over."""
-    cdef const BoardStruct* s = <const BoardStruct*>sp
-    cdef double proj[MAX_SEATS]
-    cdef double best = NEG, best_now = NEG
-    cdef int o
-    if s.phase == PH_OVER:
-        return 0.0
-    standings(s, P, proj)
-    for o in range(s.nseats):
-        if o != seat:
-            if proj[o] > best:
-                best = proj[o]
-            if s.totals[o] > best_now:
-                best_now = s.totals[o]
-    return (proj[seat] - best) - (s.totals[seat] - best_now)
-
-
-cdef double board_evaluate(const void* s, int seat) noexcept nogil:
-    """board_evaluate_p with the default weights."""
-    return board_evaluate_p(s, seat, &DEFAULTS[(<const BoardStruct*>s).nseats])
-
 # ----- Python face --------------------------------------------------------------------------------
 
 cdef const BoardStruct* _board_state(State state) except NULL:
@@ -803,34 +751,6 @@ def decision_scores(State state, params=None) -> list:
     board_score_decisions(s, &P, legal, n, scores)
     out = [(state.decision_to_text(legal[i]), scores[i]) for i in range(n)]
     return sorted(out, key=lambda pair: -pair[1])
-
-
-def evaluation(State state, int seat, params=None) -> float:
-    """board_evaluate with optional weight overrides (the searcher's cut-off value).
-
-    >>> import engine
-    >>> s = engine.new_game("board", seed=3, players=2)
-    >>> evaluation(s, 0) == -evaluation(s, 1)
-    True
-    """
-    cdef const BoardStruct* s = _board_state(state)
-    state._check_seat(seat)
-    cdef BoardParams P = check_params(params, s.nseats)
-    return board_evaluate_p(s, seat, &P)
-
-
-def projected_points(State state, params=None) -> list:
-    """Every seat's projected final points (from the full state), as `evaluation` sees them.
-
-    >>> import engine
-    >>> len(projected_points(engine.new_game("board", seed=3, players=4)))
-    4
-    """
-    cdef const BoardStruct* s = _board_state(state)
-    cdef BoardParams P = check_params(params, s.nseats)
-    cdef double out[MAX_SEATS]
-    standings(s, &P, out)
-    return [out[i] for i in range(s.nseats)]
 
 
 def versus(State template, long deals, seed, a=None, b="random", double epsilon=0.0) -> dict:

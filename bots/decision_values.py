@@ -1,8 +1,8 @@
 """What every decision of a position is worth to the search, and what the heuristic loses against it.
 
 A measuring tool for the card editions: positions are sampled from greedy-against-greedy matches,
-every legal decision of the seat to move is valued by the default search with a root sweep (each
-sampled world evaluates every decision once, so the decisions are compared on common worlds), and
+every legal decision of the seat to move is valued by the default search restricted to it (`go
+searchmoves`), each from the same seed, so the decisions are compared on common worlds, and
 the heuristic's choice is scored by its regret: the best decision's value minus its own, in units
 of the search's reward. Where that regret sits (plays or draws, early or late in the round) is
 where the one-step improvement of the search over greedy comes from — what a better rollout policy
@@ -33,9 +33,8 @@ from dataclasses import dataclass
 
 import engine
 from bots.greedy import GreedyPolicy
-from bots.ismcts_policy import IsmctsPolicy
+from bots.ismcts_policy import IsmctsPolicy, _rounds_after
 from bots.lc_heuristic import EDITION_NAMES, decision_scores
-from bots.policy import Limits
 
 
 @dataclass(frozen=True)
@@ -69,11 +68,18 @@ def sample_positions(edition: str, seed: int, rate: float = 0.08, rounds: int = 
 
 
 def value_decisions(view: engine.View, worlds: int, seed: int) -> ValuedPosition:
-    """Every legal decision of `view` valued by the default search over `worlds` common worlds."""
-    legal = view.legal()
-    search = IsmctsPolicy(seed=seed, EarlyStop="never", Reuse=False, RootSelection="sweep", RootCandidates=0)
-    search.choose(view, Limits(iterations=worlds * len(legal)))
-    values = {view.state.decision_to_text(d): stats[1] for d, stats in search.last_search.children.items()}
+    """Every legal decision of `view` valued by the default search over `worlds` common worlds: the
+    default tree restricted to the decision at its root, begun from the same seed each time (the
+    same sequence of sampled worlds; the rollouts' own randomness differs)."""
+    policy = IsmctsPolicy(seed=seed, RootCandidates=0)
+    tree = policy._ensure_trees()[0]  # configured as the bot's searches are
+    model = policy._opponent_model(view)
+    values = {}
+    for decision in view.legal():
+        tree.begin(view.state, view.seat, seed, _rounds_after(view.state), inference=model, only=[decision])
+        tree.run(worlds)
+        (_, visits, _, total), = tree.root_children()
+        values[view.state.decision_to_text(decision)] = total / visits
     return ValuedPosition(view.text, values)
 
 

@@ -1,7 +1,7 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""Heuristic policies and static evaluations by edition, and their Python face.
+"""Heuristic policies by edition, and their Python face.
 
-`bot_ops(edition)` (C) gives the searcher an edition's heuristic decision and evaluation as
+`bot_ops(edition)` (C) gives the searcher an edition's heuristic decision and scores as
 function pointers over the generic state; editions without one give NULL. The card editions use
 bots/lc_heuristic.pyx, `board` bots/board_heuristic.pyx. The Python functions below serve the
 greedy bot, tests and benchmarks.
@@ -9,8 +9,6 @@ greedy bot, tests and benchmarks.
 >>> import engine
 >>> s = engine.new_game("classic", seed=3, rounds=1)
 >>> greedy_decision(s, 7) in s.legal()
-True
->>> evaluate(s, 0) == -evaluate(s, 1)
 True
 >>> heuristic_playouts(s, 10, seed=1) > 10 * 44
 True
@@ -26,20 +24,16 @@ from libc.stdint cimport uint64_t, int64_t
 
 from engine._core cimport State, GameOps, Rng, play_matches
 from engine.lostcities cimport LCState
-from bots.lc_heuristic cimport (HeurParams, lc_default_params, lc_evaluate, lc_greedy_decision,
+from bots.lc_heuristic cimport (HeurParams, lc_default_params, lc_greedy_decision,
                                 lc_greedy_decision_p, lc_score_decisions)
 from bots.lc_heuristic import EDITION_NAMES as LC_EDITIONS, check_params
-from bots.board_heuristic cimport board_default_params, board_evaluate, board_greedy_decision, board_score_decisions
+from bots.board_heuristic cimport board_default_params, board_greedy_decision, board_score_decisions
 from engine.board cimport BoardStruct
 from bots.board_heuristic import versus as _board_versus
 
 
 cdef int _lc_decision(const void* s, Rng* rng, double epsilon) noexcept nogil:
     return lc_greedy_decision(<const LCState*>s, rng, epsilon)
-
-
-cdef double _lc_evaluate(const void* s, int seat) noexcept nogil:
-    return lc_evaluate(<const LCState*>s, seat)
 
 
 cdef void _lc_score(const void* s, const int* legal, int n, double* scores) noexcept nogil:
@@ -61,11 +55,9 @@ BOTS[1].name = "partners"
 BOTS[2].name = "expedition"
 for _i in range(3):
     BOTS[_i].decision = _lc_decision
-    BOTS[_i].evaluate = _lc_evaluate
     BOTS[_i].score = _lc_score
 BOTS[3].name = "board"  # bots/board_heuristic.pyx
 BOTS[3].decision = board_greedy_decision
-BOTS[3].evaluate = board_evaluate
 BOTS[3].score = _board_score
 
 EDITIONS = tuple(BOTS[i].name.decode() for i in range(N_BOTS))
@@ -113,20 +105,6 @@ def greedy_decision(State state, rng=0, double epsilon=0.0) -> int:
     if not 0.0 <= epsilon <= 1.0:
         raise ValueError(f"epsilon must be in 0..1, got {epsilon}")
     return b.decision(state.ptr, &r, epsilon)
-
-
-def evaluate(State state, int seat) -> float:
-    """Expected score margin the current round adds for `seat`'s row over the other (points).
-
-    `board` (2-4 seats): the expected final margin of `seat` over the best other seat minus the
-    current one (`scores()`): what the rest of the expedition and the artifact tables add.
-
-    It reads the full state, so on a view's state it sees the canonical filler cards: evaluate
-    determinizations (`view.sample(seed)`) instead.
-    """
-    cdef const BotOps* b = _require(state)
-    state._check_seat(seat)
-    return b.evaluate(state.ptr, seat)
 
 
 ctypedef struct _HeuristicPolicy:

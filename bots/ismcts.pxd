@@ -21,11 +21,6 @@ cdef enum:
     OTHERS_HEURISTIC = 1  # the other seats play the rollout heuristic; the tree holds the seat's own
 
 cdef enum:
-    KIND_DECISION = 0     # an edge for a decision of the seat (or of any seat, OTHERS_TREE)
-    KIND_OBSERVATION = 1  # InfoTurns: another seat's decision as the seat saw it, or the card its
-                          # own draw revealed (num_decision_ids + card); never chosen, only followed
-
-cdef enum:
     MAX_DEPTH = 1024      # decisions from the root before the tree stops descending
     MAX_CHAINS = 64       # opponent-model chains per tree
 
@@ -36,29 +31,23 @@ ctypedef struct Node:
     uint32_t avail        # iterations in which `decision` was legal at the parent
     int32_t child         # first child, -1 for none
     int32_t sibling       # next sibling, -1 for none
-    int16_t decision      # a decision id, or for an observation node what was observed (KIND_*)
+    int16_t decision
     int8_t mover          # the seat that made `decision` (-1 at the root)
-    uint8_t kind          # KIND_DECISION, or KIND_OBSERVATION: a branch on what the seat saw
+    uint8_t _pad0
     int32_t _pad1
 
 ctypedef struct SearchParams:
     double exploration    # UCB constant c
     double epsilon        # heuristic rollouts: share of uniformly random decisions
-    double self_epsilon   # the same for the searching seat's own decisions in the rollouts
     double scale          # margin / auto rewards: points of margin per logistic unit
     double residual       # auto: rounds' worth of spread still counted in the last round
     double score_weight   # share of the reward given to the margin against its running mean
     double score_scale    # points of margin per logistic unit of that share
     int rollout           # ROLLOUT_*
-    int cutoff            # rollout decisions before the static evaluation; 0 plays to the horizon
     int reward            # REWARD_*
     int others            # OTHERS_*: how the other seats decide inside the tree
     int max_depth         # nodes below the root on a path before rollouts take over; 0 unlimited
-    int whole_turn        # below max_depth, still a node for the seat's decision right after its own
-    int root_sweep     # each sampled world evaluates every root decision once (common random numbers)
-    int root_candidates  # > 0: only the heuristic's best this many root decisions are searched
-    int info_turns        # the seat's later turns held as information-set nodes (OTHERS_HEURISTIC)
-    int info_visits       # visits of such a node before it searches beyond the heuristic's choice
+    int root_candidates   # > 0: only the heuristic's best this many root decisions are searched
 
 
 cdef class Tree:
@@ -70,8 +59,6 @@ cdef class Tree:
     cdef int32_t count
     cdef char* root_state
     cdef char* work
-    cdef char* world          # the current shared world (root_sweep)
-    cdef int world_left       # iterations the current world still serves
     cdef object inference     # the opponent model of this search (bots.inference.Inference) or None
     cdef const WorldModel* model  # its compiled face, NULL: uniform determinizations
     cdef Chain* chains        # Metropolis-Hastings chains over the model's worlds, used in turn
@@ -80,7 +67,6 @@ cdef class Tree:
     cdef int next_chain
     cdef int chain_steps      # steps of a chain between two of its worlds
     cdef int burn_in          # steps of a chain before its first world
-    cdef uint64_t world_seed  # the rollouts' generator at the start of each iteration in that world
     cdef int root_moves       # legal decisions at the root
     cdef int root_list[512]   # and which (MAX_LEGAL)
     cdef uint32_t* mark       # per decision id: == stamp when legal at the node being visited
@@ -108,16 +94,10 @@ cdef class Tree:
     cdef int _reserve(self, const GameOps* ops) except -1
     cdef void _sample_world(self, void* s) noexcept nogil
     cdef void _iterate(self) noexcept nogil
-    cdef int _rollout(self, void* s) noexcept nogil
-    cdef tuple _kind_key(self, int32_t c)
-    cdef int32_t _walk(self, steps) except -2
-    cdef int32_t _find(self, int32_t parent, int key, int kind) noexcept nogil
-    cdef int32_t _add(self, int32_t parent, int key, int kind, int mover) noexcept nogil
-    cdef int _enter(self, void* s, int d, int32_t c, int32_t* path, int depth, bint observe, int32_t* node,
-                    bint* lost) noexcept nogil
-    cdef int32_t _child(self, int32_t parent, int key, int kind, int mover) noexcept nogil
-    cdef int _info_choice(self, const void* s, int32_t node, const int* moves, int n) noexcept nogil
-    cdef void _reward(self, void* s, bint evaluated, double* out) noexcept nogil
+    cdef void _rollout(self, void* s) noexcept nogil
+    cdef int32_t _walk(self, decisions) except -2
+    cdef int32_t _find(self, int32_t parent, int decision) noexcept nogil
+    cdef void _reward(self, void* s, double* out) noexcept nogil
     cdef int _compact(self, int32_t new_root) except -1
     cdef void _prune_root(self) noexcept
     cdef void _choose_candidates(self, const void* state) noexcept

@@ -6,9 +6,8 @@ iteration copies the root position (a full state consistent with the seat's view
 seat cannot see (`determinize`), descends the tree by UCB over the decisions legal in that
 determinization — with *availability* counts: a child's exploration term uses how often it was legal,
 not the parent's visits — adds one untried decision, plays a rollout (random, or the edition's
-heuristic with epsilon-random decisions, optionally cut after N decisions and scored by the static
-evaluation) and backs up one reward per seat (teammates share theirs). The loop holds no Python
-object and no GIL. Budgets, threads and `info` lines are bots/ismcts_policy.py's business.
+heuristic with epsilon-random decisions) and backs up one reward per seat (teammates share theirs).
+The loop holds no Python object and no GIL. Budgets, threads and `info` lines are bots/ismcts_policy.py's business.
 
 >>> import engine
 >>> state = engine.new_game("classic", seed=3, rounds=1)
@@ -75,17 +74,16 @@ def monotonic_ns() -> int:
     return now_ns()
 
 
-cdef inline void link_child(Node* nodes, int32_t c, int32_t parent, int key, int kind, int mover,
-                            uint32_t avail) noexcept nogil:
-    """Makes the free node c a new, unvisited first child of `parent`."""
+cdef inline void link_child(Node* nodes, int32_t c, int32_t parent, int decision, int mover) noexcept nogil:
+    """Makes the free node c a new, unvisited first child of `parent` (available once: now)."""
     nodes[c].value = 0.0
     nodes[c].visits = 0
-    nodes[c].avail = avail
+    nodes[c].avail = 1
     nodes[c].child = -1
     nodes[c].sibling = nodes[parent].child
-    nodes[c].decision = <int16_t>key
+    nodes[c].decision = <int16_t>decision
     nodes[c].mover = <int8_t>mover
-    nodes[c].kind = <uint8_t>kind
+    nodes[c]._pad0 = 0
     nodes[c]._pad1 = 0
     nodes[parent].child = c
 
@@ -120,7 +118,6 @@ cdef class Tree:
         self.bot = NULL
         self.root_state = NULL
         self.work = NULL
-        self.world = NULL
         self.mark = NULL
         self.inference = None
         self.model = NULL
@@ -144,38 +141,30 @@ cdef class Tree:
         self.reason_code = R_YIELD
         self.p.exploration = 0.7
         self.p.epsilon = 0.1
-        self.p.self_epsilon = 0.1
         self.p.scale = 40.0
         self.p.residual = 0.25
         self.p.score_weight = 0.0
         self.p.score_scale = 40.0
         self.p.rollout = ROLLOUT_RANDOM
-        self.p.cutoff = 0
         self.p.reward = REWARD_AUTO
         self.p.others = OTHERS_TREE
         self.p.max_depth = 0
-        self.p.whole_turn = 0
-        self.p.root_sweep = 0
         self.p.root_candidates = 0
-        self.p.info_turns = 0
-        self.p.info_visits = 64
         self.nskip = 0
 
     def __dealloc__(self):
         free(self.pool)
         PyMem_Free(self.root_state)
         PyMem_Free(self.work)
-        PyMem_Free(self.world)
         PyMem_Free(self.mark)
         PyMem_Free(self.skip)
         PyMem_Free(self.chains)
 
     # ----- set-up ----------------------------------------------------------------------------------
-    def configure(self, *, double exploration=0.7, str rollout="random", double epsilon=0.1, double self_epsilon=-1.0,
-                  int cutoff=0, str reward="auto", double scale=40.0, double residual=0.25,
+    def configure(self, *, double exploration=0.7, str rollout="random", double epsilon=0.1,
+                  str reward="auto", double scale=40.0, double residual=0.25,
                   double score_weight=0.0, double score_scale=40.0,
-                  str others="tree", int max_depth=0, bint root_sweep=False, int root_candidates=0,
-                  bint whole_turn=False, int info_turns=0, int info_visits=64) -> None:
+                  str others="tree", int max_depth=0, int root_candidates=0) -> None:
         """Sets the search parameters (see bots/ismcts_policy.py for their options)."""
         if others not in OTHERS:
             raise ValueError(f"others: expected one of {', '.join(OTHERS)}, got {others!r}")
@@ -183,16 +172,13 @@ cdef class Tree:
             raise ValueError(f"rollout: expected one of {', '.join(ROLLOUTS)}, got {rollout!r}")
         if reward not in REWARDS:
             raise ValueError(f"reward: expected one of {', '.join(REWARDS)}, got {reward!r}")
-        if exploration < 0 or not 0.0 <= epsilon <= 1.0 or self_epsilon > 1.0 or cutoff < 0 or scale <= 0 or residual < 0 or max_depth < 0 \
-                or root_candidates < 0 or not 0.0 <= score_weight <= 1.0 or score_scale <= 0 \
-                or info_turns < 0 or info_visits < 1:
-            raise ValueError("exploration >= 0, epsilon in 0..1, self_epsilon in 0..1 or < 0 (epsilon), cutoff >= 0, scale > 0, residual >= 0, max_depth >= 0, "
-                             "root_candidates >= 0, score_weight in 0..1, score_scale > 0, info_turns >= 0, info_visits >= 1")
+        if exploration < 0 or not 0.0 <= epsilon <= 1.0 or scale <= 0 or residual < 0 or max_depth < 0 \
+                or root_candidates < 0 or not 0.0 <= score_weight <= 1.0 or score_scale <= 0:
+            raise ValueError("exploration >= 0, epsilon in 0..1, scale > 0, residual >= 0, max_depth >= 0, "
+                             "root_candidates >= 0, score_weight in 0..1, score_scale > 0")
         self.p.exploration = exploration
         self.p.rollout = ROLLOUTS[rollout]
         self.p.epsilon = epsilon
-        self.p.self_epsilon = epsilon if self_epsilon < 0 else self_epsilon
-        self.p.cutoff = cutoff
         self.p.reward = REWARDS[reward]
         self.p.scale = scale
         self.p.residual = residual
@@ -200,11 +186,7 @@ cdef class Tree:
         self.p.score_scale = score_scale
         self.p.others = OTHERS[others]
         self.p.max_depth = max_depth
-        self.p.whole_turn = whole_turn
-        self.p.root_sweep = root_sweep
         self.p.root_candidates = root_candidates
-        self.p.info_turns = info_turns
-        self.p.info_visits = info_visits
 
     cdef int _reserve(self, const GameOps* ops) except -1:
         if ops == self.ops:
@@ -213,16 +195,13 @@ cdef class Tree:
             raise ValueError(f"{ops.name.decode()}: decision ids must fit 15 bits")
         PyMem_Free(self.root_state)
         PyMem_Free(self.work)
-        PyMem_Free(self.world)
         PyMem_Free(self.mark)
         PyMem_Free(self.skip)
         self.skip = <uint8_t*>PyMem_Malloc(ops.num_decision_ids)
         self.root_state = <char*>PyMem_Malloc(ops.state_size)
         self.work = <char*>PyMem_Malloc(ops.state_size)
-        self.world = <char*>PyMem_Malloc(ops.state_size)
         self.mark = <uint32_t*>PyMem_Malloc(ops.num_decision_ids * sizeof(uint32_t))
-        if self.root_state == NULL or self.work == NULL or self.world == NULL or self.mark == NULL \
-                or self.skip == NULL:
+        if self.root_state == NULL or self.work == NULL or self.mark == NULL or self.skip == NULL:
             self.ops = NULL
             raise MemoryError()
         memset(self.mark, 0, ops.num_decision_ids * sizeof(uint32_t))
@@ -277,7 +256,7 @@ cdef class Tree:
             self.team[i] = k
         self.rounds_after = rounds_after
         self.horizon_round = -1 if self.p.reward == REWARD_MATCH else ops.round_index(state.ptr)
-        self.fast_rollout = (self.p.rollout == ROLLOUT_RANDOM or self.bot == NULL) and self.p.cutoff == 0 \
+        self.fast_rollout = (self.p.rollout == ROLLOUT_RANDOM or self.bot == NULL) \
             and ops.playout != NULL and (self.horizon_round < 0 or rounds_after == 0)
         if self.p.reward == REWARD_MARGIN:
             self.inv_scale = 1.0 / self.p.scale
@@ -290,7 +269,6 @@ cdef class Tree:
         self.margin_n = 0
         self.rng.x = <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF)
         self.play_rng.x = rng_next(&self.rng)
-        self.world_left = 0
         self.inference = inference
         self.model = &inference.face if inference is not None else NULL
         self.nchains = chains if inference is not None else 0
@@ -439,29 +417,8 @@ cdef class Tree:
         cdef int32_t node = 0, c, best
         cdef uint32_t stamp
         cdef double score, best_score, C = self.p.exploration
-        cdef bint evaluated = False
-        cdef bint follows = False  # the last decision applied was a tree node's (WholeTurn)
         cdef bint model = self.p.others == OTHERS_HEURISTIC and self.bot != NULL
-        cdef bint sweep = self.p.root_sweep
-        # InfoTurns: below the root the tree follows the seat's information sets for its next
-        # `info` turns. `turn` counts the seat's turns begun since the root's; `others` is set once
-        # another seat has decided since the seat's last decision; `lost` once the pool could not
-        # hold an observation (the seat's next decision is then left to the rollout).
-        cdef int info = self.p.info_turns if model else 0
-        cdef int turn = 0, root_round = ops.round_index(self.root_state) if info > 0 else 0
-        cdef bint others = False, lost = False
-        if sweep:
-            # One world for a sweep of iterations, each replaying the same rollout randomness:
-            # the root's decisions are compared on common random numbers.
-            if self.world_left <= 0:
-                self._sample_world(self.world)
-                self.world_seed = rng_next(&self.rng)
-                self.world_left = self.root_moves
-            self.world_left -= 1
-            memcpy(s, self.world, ops.state_size)
-            self.play_rng.x = self.world_seed
-        else:
-            self._sample_world(s)
+        self._sample_world(s)
         path[0] = 0
         while True:
             mover = ops.to_move(s)
@@ -469,49 +426,11 @@ cdef class Tree:
                 break  # a terminal of the search: scored as it stands
             if model and mover != self.seat:
                 # The other seats are modelled by the heuristic: their decisions take no node, and
-                # the seat's next node gathers whatever they did (like a chance event) — unless the
-                # seat's next turn is an information-set node, which branches on what it saw.
-                d = self.bot.decision(s, &self.play_rng, self.p.epsilon)
-                if info > 0 and depth > 1 and turn < info and not lost and depth < MAX_DEPTH - 2 \
-                        and ops.round_index(s) == root_round:
-                    c = self._child(node, ops.observe(s, self.seat, d) if ops.observe != NULL else d,
-                                    KIND_OBSERVATION, mover)
-                    if c < 0:
-                        lost = True
-                    else:
-                        node = c
-                        path[depth] = c
-                        depth += 1
-                ops.apply(s, d)
-                others = True
-                follows = False
+                # the seat's next node gathers whatever they did (like a chance event).
+                ops.apply(s, self.bot.decision(s, &self.play_rng, self.p.epsilon))
                 continue
-            if others:
-                turn += 1
-                others = False
-            if info > 0 and depth > 1:
-                # A decision of the seat below the root, in one of its information sets.
-                if turn > info or lost or depth >= MAX_DEPTH - 2 or ops.round_index(s) != root_round:
-                    # Past its turns, or in a round dealt since (Reward=match): a new hand the
-                    # observations do not hold, so the rollout decides.
-                    evaluated = self._rollout(s)
-                    break
-                n = ops.legal(s, moves)
-                d = self._info_choice(s, node, moves, n)
-                c = self._find(node, d, KIND_DECISION)
-                if c < 0:
-                    c = self._add(node, d, KIND_DECISION, mover)
-                    if c >= 0:
-                        path[depth] = c
-                        depth += 1
-                    ops.apply(s, d)
-                    evaluated = self._rollout(s)
-                    break
-                depth = self._enter(s, d, c, path, depth, turn < info, &node, &lost)
-                continue
-            if depth >= MAX_DEPTH or (self.p.max_depth > 0 and depth > self.p.max_depth and not (
-                    self.p.whole_turn and follows and nodes[node].mover == mover)):
-                evaluated = self._rollout(s)
+            if depth >= MAX_DEPTH or (self.p.max_depth > 0 and depth > self.p.max_depth):
+                self._rollout(s)
                 break
             n = ops.legal(s, moves)
             self.stamp += 1
@@ -545,14 +464,7 @@ cdef class Tree:
                         best = c
                 c = nodes[c].sibling
             untried = n - excluded - compatible
-            if sweep and node == 0:
-                # The root's decisions in turn, one per iteration of this world.
-                d = self.root_list[self.root_moves - 1 - self.world_left]
-                best = nodes[0].child
-                while best >= 0 and nodes[best].decision != d:
-                    best = nodes[best].sibling
-                untried = 1 if best < 0 else 0
-            elif untried > 0:
+            if untried > 0:
                 k = rng_below(&self.rng, untried)
                 for i in range(n):
                     if mark[moves[i]] == stamp:
@@ -563,126 +475,48 @@ cdef class Tree:
             if untried > 0 and self.count < self.cap:
                 c = self.count
                 self.count += 1
-                link_child(nodes, c, node, d, KIND_DECISION, mover, 1)
+                link_child(nodes, c, node, d, mover)
                 ops.apply(s, d)
                 path[depth] = c
                 depth += 1
-                evaluated = self._rollout(s)
+                self._rollout(s)
                 break
             if best < 0:  # the pool is full and nothing here was ever expanded
-                evaluated = self._rollout(s)
+                self._rollout(s)
                 break
-            depth = self._enter(s, nodes[best].decision, best, path, depth, info > 0, &node, &lost)
-            follows = True
-        self._reward(s, evaluated, reward)
+            ops.apply(s, nodes[best].decision)
+            node = best
+            path[depth] = best
+            depth += 1
+        self._reward(s, reward)
         nodes[0].visits += 1
         for i in range(1, depth):
             c = path[i]
             nodes[c].visits += 1
             nodes[c].value += reward[nodes[c].mover]
 
-    cdef int _enter(self, void* s, int d, int32_t c, int32_t* path, int depth, bint observe, int32_t* node,
-                    bint* lost) noexcept nogil:
-        """Applies d, the decision of the seat's node c, and steps into c — then, with `observe`,
-        into the observation of the card the decision showed the seat, if any (`lost` when the
-        pool cannot hold it). Returns the path's new depth; `node` is where the path now ends."""
-        cdef int revealed = self.ops.reveal(s, d) if observe else -1
-        cdef int32_t o
-        self.ops.apply(s, d)
-        node[0] = c
-        path[depth] = c
-        depth += 1
-        if revealed >= 0:
-            o = self._child(c, self.ops.num_decision_ids + revealed, KIND_OBSERVATION, self.pool[c].mover)
-            if o < 0:
-                lost[0] = True
-            else:
-                node[0] = o
-                path[depth] = o
-                depth += 1
-        return depth
-
-    cdef int32_t _find(self, int32_t parent, int key, int kind) noexcept nogil:
-        """The child of `parent` for `key` of that kind, or -1."""
+    cdef int32_t _find(self, int32_t parent, int decision) noexcept nogil:
+        """The child of `parent` for `decision`, or -1."""
         cdef int32_t c = self.pool[parent].child
-        while c >= 0 and (self.pool[c].decision != key or self.pool[c].kind != kind):
+        while c >= 0 and self.pool[c].decision != decision:
             c = self.pool[c].sibling
         return c
 
-    cdef int32_t _add(self, int32_t parent, int key, int kind, int mover) noexcept nogil:
-        """A new child of `parent` for `key` of that kind; -1 when the pool is full."""
-        cdef int32_t c = self.count
-        if c >= self.cap:
-            return -1
-        self.count += 1
-        link_child(self.pool, c, parent, key, kind, mover, 0)
-        return c
-
-    cdef int32_t _child(self, int32_t parent, int key, int kind, int mover) noexcept nogil:
-        """The child of `parent` for `key` of that kind, added when missing; -1 when the pool is full."""
-        cdef int32_t c = self._find(parent, key, kind)
-        return c if c >= 0 else self._add(parent, key, kind, mover)
-
-    cdef int _info_choice(self, const void* s, int32_t node, const int* moves, int n) noexcept nogil:
-        """The seat's decision at `node`, one of its information sets below the root (InfoTurns).
-
-        The heuristic's own choice until the node has `info_visits` visits; then UCB among the
-        heuristic's best k decisions, k = 2 at info_visits and one more each time the visits double
-        (progressive widening), a candidate not yet tried first. Few visits cannot tell a dozen
-        decisions apart, and below that the heuristic is the better guess.
-        """
-        cdef Node* nodes = self.pool
-        cdef uint32_t v = nodes[node].visits, w
-        cdef double scores[MAX_LEGAL]
-        cdef int order[MAX_LEGAL]
-        cdef int i, k, d
-        cdef int32_t c, best = -1
-        cdef double score, best_score = -1e300, C = self.p.exploration
-        if n == 1:
-            return moves[0]
-        if v < <uint32_t>self.p.info_visits or self.bot.score == NULL:
-            return self.bot.decision(s, &self.play_rng, self.p.self_epsilon)
-        k = 2
-        w = v // <uint32_t>self.p.info_visits
-        while w >= 2 and k < n:  # n >= 2 here, so k stays within it
-            k += 1
-            w >>= 1
-        self.bot.score(s, moves, n, scores)
-        best_first(scores, order, n, k)
-        for i in range(k):
-            d = moves[order[i]]
-            c = self._find(node, d, KIND_DECISION)
-            if c < 0 or nodes[c].visits == 0:
-                return d  # untried: try it
-            nodes[c].avail += 1
-            score = nodes[c].value / nodes[c].visits + C * sqrt(log(<double>nodes[c].avail) / nodes[c].visits)
-            if score > best_score:
-                best_score = score
-                best = c
-        return nodes[best].decision
-
-    cdef int _rollout(self, void* s) noexcept nogil:
-        """Plays on to the horizon; returns 1 when cut off early (the state is then evaluated)."""
+    cdef void _rollout(self, void* s) noexcept nogil:
+        """Plays on to the horizon."""
         cdef const GameOps* ops = self.ops
-        cdef int k = 0, cutoff = self.p.cutoff, horizon = self.horizon_round
-        cdef int mover = ops.to_move(s)
+        cdef int horizon = self.horizon_round
         cdef bint heuristic = self.p.rollout == ROLLOUT_HEURISTIC and self.bot != NULL
         if self.fast_rollout:
             ops.playout(s, &self.play_rng)
-            return 0
-        while mover >= 0 and (horizon < 0 or ops.round_index(s) == horizon):
-            if cutoff > 0 and k >= cutoff:
-                return 1
+            return
+        while ops.to_move(s) >= 0 and (horizon < 0 or ops.round_index(s) == horizon):
             if heuristic:
-                ops.apply(s, self.bot.decision(s, &self.play_rng,
-                          self.p.self_epsilon if mover == self.seat else self.p.epsilon))
+                ops.apply(s, self.bot.decision(s, &self.play_rng, self.p.epsilon))
             else:
                 ops.apply(s, ops.random_decision(s, &self.play_rng))
-            k += 1
-            mover = ops.to_move(s)
-        return 0
 
-    cdef void _reward(self, void* s, bint evaluated, double* out) noexcept nogil:
+    cdef void _reward(self, void* s, double* out) noexcept nogil:
         """Per seat, the reward of the position where the iteration ended (teams share one).
 
         With a score weight w, (1 - w) of it is the win term of the reward kind and w a logistic of
@@ -693,9 +527,9 @@ cdef class Tree:
         cdef double scores[MAX_SEATS]
         cdef double side[MAX_SEATS]
         cdef double value[MAX_SEATS]
-        cdef double x, total, relative, e, centre, w = self.p.score_weight
+        cdef double x, total, relative, centre, w = self.p.score_weight
         cdef int t, u, i, k, nt = self.nteams
-        cdef bint result = self.p.reward == REWARD_MATCH and not evaluated and ops.to_move(s) < 0
+        cdef bint result = self.p.reward == REWARD_MATCH and ops.to_move(s) < 0
         if result:
             ops.returns(s, out)  # the win term: the match's result
             if w <= 0.0:
@@ -703,10 +537,6 @@ cdef class Tree:
         ops.scores(s, scores)
         for t in range(nt):
             side[t] = scores[self.rep[t]]
-        if evaluated and nt == 2 and self.bot != NULL:
-            e = self.bot.evaluate(s, self.rep[0])  # the round's expected margin for team 0
-            side[0] += 0.5 * e
-            side[1] -= 0.5 * e
         for t in range(nt):
             total = 0.0
             relative = 0.0
@@ -785,45 +615,6 @@ cdef class Tree:
             c = self.pool[c].sibling
         return out
 
-    def node_children(self, path=()) -> list:
-        """(kind, key, mover, visits, availability, sum of the mover's rewards) per child of the node
-        reached from the root by `path`, a sequence of (kind, key) pairs. Kinds: "decision" (key: its
-        id); with InfoTurns, "observed" (another seat's decision as the seat saw it, -1 when hidden
-        from it) and "revealed" (the card, as an index of `State.revealed_text`, that the seat's own
-        draw showed it). KeyError when no node is reached.
-
-        >>> import engine
-        >>> tree = Tree(1_000)
-        >>> tree.configure(rollout="heuristic", others="heuristic", max_depth=1, info_turns=1, info_visits=4)
-        >>> tree.begin(engine.new_game("classic", seed=3, rounds=1), 0, seed=1)
-        >>> tree.run(500)
-        500
-        >>> kind, play = tree.node_children()[0][:2]
-        >>> {child[0] for child in tree.node_children([(kind, play)])}  # the draws after that play
-        {'decision'}
-        """
-        cdef int32_t node, c
-        if self.count < 1:
-            raise KeyError("an empty tree")
-        node = self._walk(path)
-        if node < 0:
-            raise KeyError(f"no node at the end of {list(path)!r}")
-        out = []
-        c = self.pool[node].child
-        while c >= 0:
-            out.append(self._kind_key(c) + (self.pool[c].mover, self.pool[c].visits, self.pool[c].avail,
-                                            self.pool[c].value))
-            c = self.pool[c].sibling
-        return out
-
-    cdef tuple _kind_key(self, int32_t c):
-        cdef int key = self.pool[c].decision
-        if self.pool[c].kind == KIND_DECISION:
-            return ("decision", key)
-        if key >= self.ops.num_decision_ids:
-            return ("revealed", key - self.ops.num_decision_ids)
-        return ("observed", key)
-
     def principal_variation(self, int max_length=16, int min_visits=2, int first=-1) -> list:
         """Decisions along the most visited children from the root (each with >= min_visits); with
         `first` (a decision id), the line through that root child instead of the most visited one
@@ -850,8 +641,8 @@ cdef class Tree:
                     most = self.pool[c].visits
                     best = c
                 c = self.pool[c].sibling
-            if best < 0 or most < <uint32_t>min_visits or self.pool[best].kind != KIND_DECISION:
-                break  # InfoTurns: what the seat observes next is not a decision of the line
+            if best < 0 or most < <uint32_t>min_visits:
+                break
             out.append(self.pool[best].decision)
             node = best
         return out
@@ -864,43 +655,24 @@ cdef class Tree:
 
     # ----- reuse ---------------------------------------------------------------------------------------
     def advance(self, decisions) -> bool:
-        """Keeps only the subtree reached from the root by `decisions` — decision ids, or (kind, key)
-        pairs as `node_children` names them, so that an InfoTurns tree can follow what the seat
-        observed — compacted to the front of the pool; False (and an empty tree) when some step has
-        no node, or when the node reached is followed by observations `decisions` do not give."""
-        cdef int32_t node, c
+        """Keeps only the subtree reached from the root by `decisions` (decision ids), compacted to
+        the front of the pool; False (and an empty tree) when some step has no node."""
+        cdef int32_t node
         if self.count < 1:
             return False
         node = self._walk(decisions)
         if node < 0:
             self.count = 0
             return False
-        c = self.pool[node].child
-        while c >= 0:
-            if self.pool[c].kind != KIND_DECISION:
-                # InfoTurns: the decisions made since were followed by observations that are not in
-                # `decisions`; which branch is the real one is not known here, so start afresh.
-                self.count = 0
-                return False
-            c = self.pool[c].sibling
         if node != 0:
             self._compact(node)
         return True
 
-    cdef int32_t _walk(self, steps) except -2:
-        """The node reached from the root by `steps` — decision ids, or (kind, key) pairs as
-        node_children names them — or -1 when some step has no node."""
+    cdef int32_t _walk(self, decisions) except -2:
+        """The node reached from the root by `decisions`, or -1 when some step has no node."""
         cdef int32_t node = 0
-        for step in steps:
-            kind, key = ("decision", step) if isinstance(step, int) else step
-            if kind == "decision":
-                node = self._find(node, key, KIND_DECISION)
-            elif kind == "observed":
-                node = self._find(node, key, KIND_OBSERVATION)
-            elif kind == "revealed":
-                node = self._find(node, self.ops.num_decision_ids + key, KIND_OBSERVATION)
-            else:
-                raise ValueError(f"a step is a decision id or (decision|observed|revealed, key), got {step!r}")
+        for decision in decisions:
+            node = self._find(node, decision)
             if node < 0:
                 return -1
         return node

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bots.deciders import GreedyDecider
-from bots.inference import DEFAULT_NOISE, DEFAULT_TEMPERATURE, card_inference
+from bots.inference import card_inference
 from bots.ismcts import MAX_NODES, NODE_BYTES, Tree, monotonic_ns
 from bots.policy import InfoCallback, Limits, Policy, PolicyOption, allowed_decisions, decision_budget_ms
 from engine import View
@@ -50,8 +50,6 @@ DEFAULTS: dict[str, Any] = {
     "Exploration": 30,
     "Rollout": "heuristic",
     "Epsilon": 0,
-    "SelfEpsilon": -1,
-    "RolloutCutoff": 0,
     "Reward": "auto",
     "MarginScale": 0,
     "Residual": 25,
@@ -59,16 +57,8 @@ DEFAULTS: dict[str, Any] = {
     "Reuse": True,
     "Others": "heuristic",
     "MaxDepth": 1,
-    "WholeTurn": False,
-    "InfoTurns": 0,
-    "InfoVisits": 64,
-    "RootSelection": "ucb",
     "RootCandidates": -1,
     "Infer": "auto",
-    "InferNoise": round(DEFAULT_NOISE * 100),
-    "InferTemp": round(DEFAULT_TEMPERATURE * 100),
-    "InferSteps": 1,
-    "InferChains": 8,
     "MinVisits": 100,
 }
 
@@ -125,29 +115,11 @@ class IsmctsPolicy(Policy):
                      help="rollout policy (heuristic: the edition's greedy policy, random where it has none)"),
         PolicyOption("Epsilon", "spin", DEFAULTS["Epsilon"], 0, 100,
                      help="heuristic rollouts: percent of uniformly random decisions"),
-        PolicyOption("SelfEpsilon", "spin", DEFAULTS["SelfEpsilon"], -1, 100,
-                     help="heuristic rollouts: percent of uniformly random decisions of this seat's own later "
-                          "decisions (-1: Epsilon) — a model of its own future play apart from the other seats'"),
-        PolicyOption("RolloutCutoff", "spin", DEFAULTS["RolloutCutoff"], 0, 10000,
-                     help="rollout decisions before the static evaluation scores the position (0: to the end)"),
         PolicyOption("Others", "combo", DEFAULTS["Others"], choices=("tree", "heuristic"),
                      help="the other seats' decisions: tree nodes chosen by UCB (SO-ISMCTS), or the "
                           "rollout heuristic inside the tree too (the tree then holds only this seat's decisions)"),
         PolicyOption("MaxDepth", "spin", DEFAULTS["MaxDepth"], 0, 1000,
                      help="tree nodes below the root on a path (1: flat Monte Carlo at the root); 0 unlimited"),
-        PolicyOption("WholeTurn", "check", DEFAULTS["WholeTurn"],
-                     help="below MaxDepth, the seat's decision right after its own (the draw after a play) is "
-                          "still a node (in the card editions nothing hidden is revealed between the two)"),
-        PolicyOption("InfoTurns", "spin", DEFAULTS["InfoTurns"], 0, 8,
-                     help="with Others=heuristic, the seat's decisions of its next this many turns are tree nodes "
-                          "of its information sets: they branch on what it observes in between (the others' "
-                          "decisions, the card it drew), never on what it cannot see"),
-        PolicyOption("InfoVisits", "spin", DEFAULTS["InfoVisits"], 1, 10**6,
-                     help="InfoTurns: visits of such a node before it searches beyond the heuristic's choice "
-                          "(then among the heuristic's best 2, one more each time its visits double)"),
-        PolicyOption("RootSelection", "combo", DEFAULTS["RootSelection"], choices=("ucb", "sweep"),
-                     help="ucb: UCB with availability at the root too; sweep: every sampled world (hidden cards "
-                          "and rollout randomness) evaluates each root decision once, the best mean is played"),
         PolicyOption("RootCandidates", "spin", DEFAULTS["RootCandidates"], -1, 64,
                      help="search only the heuristic's best this many decisions at the root (0: all; "
                           "-1: the edition's tuned number, 12 for partners, all elsewhere)"),
@@ -167,14 +139,6 @@ class IsmctsPolicy(Policy):
                      help="sample the opponent's hidden cards by how likely its decisions this round make them "
                           "(the heuristic as its model; two-seat card editions), not uniformly; auto: where "
                           "measured to help (classic, expedition)"),
-        PolicyOption("InferNoise", "spin", DEFAULTS["InferNoise"], 0, 100,
-                     help="opponent model: percent of its decisions taken as uniformly random"),
-        PolicyOption("InferTemp", "spin", DEFAULTS["InferTemp"], 1, 100000,
-                     help="opponent model: softmax temperature of the heuristic's scores, in hundredths of a point"),
-        PolicyOption("InferSteps", "spin", DEFAULTS["InferSteps"], 1, 1000,
-                     help="opponent model: Metropolis-Hastings steps of a chain between two of its worlds"),
-        PolicyOption("InferChains", "spin", DEFAULTS["InferChains"], 1, 64,
-                     help="opponent model: chains per tree, sampled in turn (each burnt in for 500 steps)"),
         PolicyOption("Reuse", "check", DEFAULTS["Reuse"], help="keep the subtree after the decisions seen since"),
         PolicyOption("EarlyStop", "combo", "time", choices=("time", "always", "never"),
                      help="stop once the best decision cannot be overtaken: in timed searches, "
@@ -244,13 +208,10 @@ class IsmctsPolicy(Policy):
         s = self.settings
         for tree in self._trees:
             tree.configure(exploration=s["Exploration"] / 100.0, rollout=s["Rollout"], epsilon=s["Epsilon"] / 100.0,
-                           self_epsilon=s["SelfEpsilon"] / 100.0,
-                           cutoff=s["RolloutCutoff"], reward=s["Reward"], scale=self._scale(),
+                           reward=s["Reward"], scale=self._scale(),
                            residual=s["Residual"] / 100.0, score_weight=s["ScoreWeight"] / 100.0,
                            score_scale=self._scale(),
-                           others=s["Others"], max_depth=s["MaxDepth"], whole_turn=s["WholeTurn"],
-                           info_turns=s["InfoTurns"], info_visits=s["InfoVisits"],
-                           root_sweep=s["RootSelection"] == "sweep", root_candidates=self._root_candidates())
+                           others=s["Others"], max_depth=s["MaxDepth"], root_candidates=self._root_candidates())
         return self._trees
 
     # ----- deciding --------------------------------------------------------------------------------
@@ -280,8 +241,7 @@ class IsmctsPolicy(Policy):
             keep = path is not None and tree.advance(path)
             reused += keep
             tree.begin(state, view.seat, (base + i * 0x9E3779B97F4A7C15) % 2**64, rounds_after, keep,
-                       inference=model, chains=self.settings["InferChains"], chain_steps=self.settings["InferSteps"],
-                       only=legal if limits.searchmoves else None)
+                       inference=model, only=legal if limits.searchmoves else None)
         self._last = (state.edition, tuple(sorted(getattr(state, "options", {}).items())), view.seat,
                       state.round_index, view.history)
         self._mine = []
@@ -305,8 +265,7 @@ class IsmctsPolicy(Policy):
         chosen = self.settings["Infer"]
         if chosen == "off" or (chosen == "auto" and not INFER.get(view.state.edition, False)):
             return None
-        model = card_inference(view.state, view.seat, view.history, noise=self.settings["InferNoise"] / 100.0,
-                               temperature=self.settings["InferTemp"] / 100.0)
+        model = card_inference(view.state, view.seat, view.history)
         return model if model is not None and model.turns > 0 else None  # nothing observed yet
 
     def _budget(self, view: View, limits: Limits, started: int) -> tuple[int | None, int | None, int]:
@@ -418,11 +377,9 @@ class IsmctsPolicy(Policy):
         except ValueError:
             return None
 
-    def _preference(self, children: dict[int, tuple[int, float]]):
-        """The sort key of the final choice: most visits (then the best mean); in a root sweep,
-        where every decision gets the same visits, the best mean."""
-        if self.settings["RootSelection"] == "sweep":
-            return lambda d: (children[d][1], children[d][0], -d)
+    @staticmethod
+    def _preference(children: dict[int, tuple[int, float]]):
+        """The sort key of the final choice: most visits, then the best mean."""
         return lambda d: (children[d][0], children[d][1], -d)
 
     def _lines(self, tree: Tree, view: View, decisions: Sequence[int]) -> dict[int, list[int]]:
@@ -471,11 +428,10 @@ class IsmctsPolicy(Policy):
         return out
 
     # ----- tree reuse ------------------------------------------------------------------------------
-    def _reuse_path(self, view: View, others_in_tree: bool) -> list | None:
+    def _reuse_path(self, view: View, others_in_tree: bool) -> list[int] | None:
         """The tree path of the decisions made since the previous search: all of them when the
-        other seats' decisions are tree nodes (None when the history masks one); with InfoTurns,
-        what the seat observed in between too (the others' decisions as it saw them, the cards its
-        draws showed it), as `Tree.advance` steps; else this seat's decisions alone."""
+        other seats' decisions are tree nodes (None when the history masks one); else this seat's
+        decisions alone."""
         if self._last is None or not self._mine:
             return None
         state = view.state
@@ -488,10 +444,9 @@ class IsmctsPolicy(Policy):
         mine = dict(self._mine)
         if self._mine[0][0] != len(history):
             return None  # the answer of the previous search was not the next decision
-        path: list = []
-        observed = not others_in_tree and self.settings["InfoTurns"] > 0
+        path: list[int] = []
         for index, text in enumerate(view.history[len(history):], start=len(history)):
-            decision_text, _, revealed = text.partition(":")  # own draws read D:card
+            decision_text = text.partition(":")[0]  # own draws read D:card
             try:
                 decision = state.parse_decision(decision_text)
             except ValueError:
@@ -500,15 +455,8 @@ class IsmctsPolicy(Policy):
                 decision = -1
             if index in mine and decision != mine[index]:
                 return None  # the answer of the previous search was not what was played
-            if not observed:
-                path.append(decision)
-            elif index in mine:
-                path.append(("decision", decision))
-                if revealed:
-                    path.append(("revealed", state.parse_revealed(revealed)))
-            else:
-                path.append(("observed", decision))
-        if others_in_tree or observed:
+            path.append(decision)
+        if others_in_tree:
             return path
         return [decision for _, decision in self._mine]
 

@@ -1,5 +1,5 @@
-# The Lost Cities card-family heuristic (classic, partners, expedition): a greedy decision and a
-# static evaluation, as nogil C functions over the engine's LCState. See bots/lc_heuristic.pyx.
+# The Lost Cities card-family heuristic (classic, partners, expedition): a greedy decision, as nogil
+# C functions over the engine's LCState. See bots/lc_heuristic.pyx.
 from engine._core cimport Rng
 from engine.lostcities cimport LCState
 
@@ -35,5 +35,3 @@ cdef void lc_score_decisions(const LCState* s, const HeurParams* P, const int* l
 cdef int lc_greedy_decision(const LCState* s, Rng* rng, double epsilon) noexcept nogil
 cdef int lc_greedy_decision_p(const LCState* s, Rng* rng, double epsilon,
                               const HeurParams* P) noexcept nogil
-cdef double lc_evaluate(const LCState* s, int seat) noexcept nogil
-cdef double lc_evaluate_p(const LCState* s, int seat, const HeurParams* P) noexcept nogil

@@ -1,7 +1,6 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""The Lost Cities heuristic (`classic`, `partners`, `expedition`): one greedy decision and one
-static evaluation, as nogil C over the engine's `LCState`, shared by the greedy bot and the
-searcher's rollouts. docs/bots.md describes it with its weights and measurements.
+"""The Lost Cities heuristic (`classic`, `partners`, `expedition`): one greedy decision, as nogil C
+over the engine's `LCState`, shared by the greedy bot and the searcher's rollouts. docs/bots.md describes it with its weights and measurements.
 
 The idea: project what each expedition of a row will be worth at the end of the round, then pick
 the decision that leaves the best projection. For one colour the projection is
@@ -30,8 +29,7 @@ Information: the decision reads only what the seat to move knows: its hand, rows
 cards publicly known in other hands (`known`; in `partners` also `pknown` of its partner and the
 opponents' `tknown`), hand sizes and the draw pile size. Never another hand's unknown cards nor the
 draw pile's order: the Python face hands it views whose hidden cards are dealt canonically, and
-the decision must be the same for every determinization. `lc_evaluate` instead scores a full
-(determinized) state for the searcher's cut-off rollouts and reads every hand and the draw pile.
+the decision must be the same for every determinization.
 
 >>> import engine
 >>> s = engine.new_game("classic", seed=3, rounds=1)
@@ -148,7 +146,7 @@ ctypedef struct Col:
     double base        # projected sum of numbers minus the cost (set by col_value)
     double cnt         # projected number of cards (set by col_value)
 
-# What one decision or evaluation shares across colours.
+# What one decision shares across colours.
 ctypedef struct Ctx:
     const LCConfig* c
     const Tables* T
@@ -585,67 +583,6 @@ cdef int lc_greedy_decision(const LCState* s, Rng* rng, double epsilon) noexcept
     """lc_greedy_decision_p with the default weights."""
     return lc_greedy_decision_p(s, rng, epsilon, &DEFAULTS[s.edition])
 
-# ----- static evaluation --------------------------------------------------------------------------
-
-cdef double row_value(const LCState* s, int r, const HeurParams* P, uint64_t in_deck, int n,
-                      int first) noexcept nogil:
-    """Projected final score of row r in a full state: its seats' hands and the draw pile."""
-    cdef Ctx x
-    cdef Col cols[MAX_PILES]
-    cdef double vals[MAX_PILES]
-    cdef const LCConfig* c
-    cdef uint64_t hand = 0
-    cdef int seat, col, plays = 0, draws = 0, k, hw
-    cdef int uw[MAX_PILES]
-    cdef double total = 0.0
-    init_ctx(&x, s, P)
-    c = x.c
-    x.pw = 0.0
-    for seat in range(s.nseats):
-        if row_of(s, seat) == r:
-            hand |= s.hand[seat].any
-            k = plays_of(n, first, seat, s.nseats)
-            plays += k
-            draws += draws_of(s, k, seat)
-    for col in range(c.ncolours):
-        uw[col] = 0
-    for k in range(s.deck_n):
-        uw[c.colour[s.deck[k]]] += c.value[s.deck[k]] == 0
-    x.q = P.late * draws / s.deck_n if s.deck_n > 0 else 0.0
-    if x.q > P.late:
-        x.q = P.late
-    x.qc = x.q * P.contest
-    x.qw = x.q * P.wager_wait
-    for col in range(c.ncolours):
-        hw = 0
-        for seat in range(s.nseats):
-            if row_of(s, seat) == r:
-                hw += cs_count(&s.hand[seat], c, col * c.nranks)
-        read_col(&x, s, r, col, hand, hw, uw[col], 0, in_deck, &cols[col])
-    project(&x, cols, vals, c.ncolours, plays)
-    for col in range(c.ncolours):
-        total += vals[col]
-    return total
-
-
-cdef double lc_evaluate_p(const LCState* s, int seat, const HeurParams* P) noexcept nogil:
-    """Expected score margin that the current, unscored round adds for seat's row (0 when over)."""
-    cdef int n, first, i, r = row_of(s, seat)
-    cdef uint64_t in_deck = 0
-    if s.phase == PH_OVER:
-        return 0.0
-    for i in range(s.deck_n):
-        in_deck |= (<uint64_t>1) << s.deck[i]
-    in_deck &= TAB[s.edition].numbers
-    turn_window(s, &n, &first)
-    return row_value(s, r, P, in_deck, n, first) - row_value(s, 1 - r, P, in_deck, n, first)
-
-
-cdef double lc_evaluate(const LCState* s, int seat) noexcept nogil:
-    """lc_evaluate_p with the default weights."""
-    return lc_evaluate_p(s, seat, &DEFAULTS[s.edition])
-
-
 def decision_scores(State state, params=None) -> list:
     """Every legal decision of the seat to move with the heuristic's score, best first.
 
@@ -672,17 +609,3 @@ def decision_scores(State state, params=None) -> list:
     out = [(state.decision_to_text(legal[i]), scores[i]) for i in range(n)]
     return sorted(out, key=lambda pair: -pair[1])
 
-
-def evaluation(State state, int seat, params=None) -> float:
-    """lc_evaluate with optional weight overrides (the searcher's cut-off value, for tuning).
-
-    >>> import engine
-    >>> s = engine.new_game("partners", seed=3, rounds=1)
-    >>> evaluation(s, 0) == evaluation(s, 2) == -evaluation(s, 1)
-    True
-    """
-    if state.edition not in EDITION_NAMES:
-        raise ValueError(f"not a Lost Cities card edition: {state.edition}")
-    state._check_seat(seat)
-    cdef HeurParams P = check_params(state.edition, params)
-    return lc_evaluate_p(<const LCState*>state.ptr, seat, &P)

@@ -4,8 +4,7 @@ resident memory of a bot process after a one-second search (`expeditions bench -
 Figures are taken on one thread with the bot's default options (flat at the root, heuristic rollouts
 to the end of the round), changing one thing at a time: `iterations_per_s` with random rollouts,
 `tree_iterations_per_s` with random rollouts and an unlimited tree (`MaxDepth=0`, `Others=tree`:
-every seat's decisions are nodes), `heuristic_iterations_per_s` the defaults, `heuristic_cutoff_iterations_per_s`
-heuristic rollouts cut after 10 decisions and scored by the static evaluation. Rates are per CPU
+every seat's decisions are nodes), `heuristic_iterations_per_s` the defaults. Rates are per CPU
 second of the searching thread (the `wall_` keys: per elapsed second), so a busy shared machine does
 not distort them. Memory: a fresh process after a one-second search, with the defaults and with a
 growing tree (`tree_search_rss_mb`, random rollouts, `MaxDepth=0`), both with the default `Hash`.
@@ -93,7 +92,7 @@ def search_benchmark(edition: str = "classic", options: Mapping[str, object] | N
     figures: dict[str, object] = {"edition": edition, "options": options, "threads": 1}
     started = time.perf_counter()
     variants = (("", {"Rollout": "random"}), ("tree_", {"Rollout": "random", "MaxDepth": 0, "Others": "tree"}),
-                ("heuristic_", {}), ("heuristic_cutoff_", {"RolloutCutoff": 10}))
+                ("heuristic_", {}))
     for key, settings in variants:
         cpu_rate, wall_rate = iteration_rate(edition, options, seconds, **settings)
         figures[f"{key}iterations_per_s"] = round(cpu_rate)

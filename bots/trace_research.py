@@ -11,7 +11,7 @@ agree. The same spec with two `Seed`s gives the search's own noise, the yardstic
 
     python -m bots.trace_research docs/results/classic-traces.jsonl.gz --positions 300 --kind plays \\
         --spec ismcts:EarlyStop=always:Seed=1 --spec ismcts:EarlyStop=always:Seed=2 \\
-        --spec ismcts:EarlyStop=always:Seed=1:SelfEpsilon=25 --spec greedy
+        --spec ismcts:EarlyStop=always:Seed=1:Exploration=50 --spec greedy
 
 The traced values are the traced search's model of the game, so a lower regret says "nearer that
 search", not "stronger": what a change is worth in games, matches tell (docs/strength.md).

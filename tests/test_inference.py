@@ -211,10 +211,10 @@ def test_the_searcher_samples_from_the_model_once_the_opponent_has_decided():
     view = state.view(0)
     decisions = []
     for _ in range(2):
-        bot = IsmctsPolicy(seed=3, Infer="on", InferChains=4)
+        bot = IsmctsPolicy(seed=3, Infer="on")
         decisions.append(bot.choose(view, Limits(iterations=2000)))
         steps, accepted, loglik = bot._trees[0].chain_stats()
-        assert steps == 4 * 500 + 2000 - 4 and 0 < accepted < steps and loglik < 0
+        assert steps == 8 * 500 + 2000 - 8 and 0 < accepted < steps and loglik < 0
     assert decisions[0] == decisions[1]  # a function of the seed
     bot = IsmctsPolicy(seed=3, Infer="off")
     bot.choose(view, Limits(iterations=300))

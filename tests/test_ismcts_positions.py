@@ -110,7 +110,7 @@ def test_avoids_opening_a_losing_expedition():
 @pytest.mark.parametrize("rollout", ["random", "heuristic"])
 def test_both_rollout_policies_find_the_win(rollout):
     state = position("classic", **TAKE_LAST)
-    assert decide(state, Rollout=rollout, RolloutCutoff=0) == "D"
+    assert decide(state, Rollout=rollout) == "D"
 
 
 def test_residual_zero_plays_the_last_round_for_the_result_alone():
