@@ -18,6 +18,7 @@ MODULES = [
     "bots.inference",
     "bots.ismcts",
     "bots.deciders",
+    "protocol.decider",
     "protocol.fastloop",
     "protocol.pipes",
 ]

@@ -25,7 +25,7 @@ from arena.record import DecisionRecord, GameRecord
 from arena.referee import forfeit_returns
 from arena.review import REVIEW_HEADER, consult, review_game, review_row, review_summary, start_bot
 from arena.store import Store, now
-from bots.policy import Limits
+from protocol.limits import Limits
 from protocol.client import Engine
 from protocol.errors import EngineError
 
@@ -75,7 +75,7 @@ class PlaySettings:
     advisor_limits: Limits = field(default_factory=lambda: Limits(movetime_ms=1000))
 
 
-class Quit(Exception):
+class Quit(engine.ExpeditionsError):
     """The person quit (or their input ended) before the game was over. From `play_game`, `outcome`
     holds the game as far as it went: its record ends by `quit`, a loss of the person's side."""
 

@@ -15,8 +15,8 @@ import engine
 from arena.config import TimeControl
 from arena.record import DecisionRecord, GameRecord
 from arena.store import now
-from bots.policy import Limits
-from engine.errors import NotationError
+from protocol.limits import Limits
+from engine.errors import ExpeditionsError, NotationError
 from protocol.client import Engine
 from protocol.errors import EngineError, EngineTerminatedError, EngineTimeoutError, ProtocolError
 
@@ -24,7 +24,7 @@ STALL_LIMIT = 100_000
 """Decisions after which a game is stopped as a stall (max_turns should end every game long before)."""
 
 
-class Forfeit(Exception):
+class Forfeit(ExpeditionsError):
     """A seat's bot failed; the game ends with that seat's side losing."""
 
     def __init__(self, seat: int, termination: str, reason: str) -> None:

@@ -8,9 +8,10 @@ from collections.abc import Iterator
 
 import engine
 from arena.record import DecisionRecord, GameRecord
+from engine.errors import ExpeditionsError
 
 
-class ReplayError(Exception):
+class ReplayError(ExpeditionsError):
     """The record does not replay (a decision is illegal or reveals another card)."""
 
 

@@ -14,7 +14,7 @@ import engine
 from arena.config import BotSpec
 from arena.record import GameRecord
 from arena.replay import positions
-from bots.policy import Limits
+from protocol.limits import Limits
 from engine.errors import NotationError
 from protocol.client import Engine, PlayResult
 from protocol.errors import EngineTimeoutError, ProtocolError

@@ -22,6 +22,7 @@ from typing import IO
 
 from arena.config import TournamentConfig
 from arena.record import DecisionRecord, GameRecord
+from engine.errors import ExpeditionsError
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tournament (
@@ -72,7 +73,7 @@ def now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
 
 
-class ForeignDatabaseError(sqlite3.DatabaseError):
+class ForeignDatabaseError(ExpeditionsError, sqlite3.DatabaseError):
     """An SQLite database that is not a results database (a `sqlite3.Error`, as a file that is not
     a database at all is)."""
 

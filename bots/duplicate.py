@@ -24,7 +24,8 @@ from dataclasses import dataclass, field
 import engine
 from bots.match import play_match
 from arena.ratings import t_quantile
-from bots.policy import Limits, Policy
+from protocol.limits import Limits
+from protocol.policy import Policy
 from bots.registry import POLICIES, make_policy
 
 

@@ -26,10 +26,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from bots.duplicate import PairResult
+from engine.errors import ExpeditionsError
 from expeditions.provenance import code_version
 
 
-class ResultsFileError(ValueError):
+class ResultsFileError(ExpeditionsError, ValueError):
     """A results file that cannot be read: names the file, the line and what is wrong."""
 
 

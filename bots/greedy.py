@@ -22,7 +22,8 @@ from __future__ import annotations
 
 from bots import heuristics
 from bots.deciders import GreedyDecider
-from bots.policy import InstantPolicy, PolicyOption
+from bots.instant import InstantPolicy
+from protocol.policy import PolicyOption
 
 
 class GreedyPolicy(InstantPolicy):

@@ -8,7 +8,7 @@ statistics, and the calling thread watches the `stop` event and raises each tree
 flag, so `stop` is answered within a few milliseconds.
 
 >>> import engine
->>> from bots.policy import Limits
+>>> from protocol.limits import Limits
 >>> view = engine.new_game("classic", seed=2, rounds=1).view(0)
 >>> bot = IsmctsPolicy(seed=1)
 >>> bot.choose(view, Limits(iterations=3000)) in view.legal()
@@ -27,7 +27,8 @@ from typing import Any
 from bots.deciders import GreedyDecider
 from bots.inference import card_inference
 from bots.ismcts import MAX_NODES, NODE_BYTES, Tree, monotonic_ns
-from bots.policy import InfoCallback, Limits, Policy, PolicyOption, allowed_decisions, decision_budget_ms
+from protocol.limits import Limits, decision_budget_ms
+from protocol.policy import InfoCallback, Policy, PolicyOption, allowed_decisions
 from engine import View
 
 SLICE_MS = 50

@@ -15,7 +15,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import engine
-from bots.policy import Limits, Policy
+from protocol.limits import Limits
+from protocol.policy import Policy
 
 
 @dataclass(frozen=True)

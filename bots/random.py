@@ -13,7 +13,8 @@ True
 from __future__ import annotations
 
 from bots.deciders import RandomDecider
-from bots.policy import InstantPolicy, PolicyOption
+from bots.instant import InstantPolicy
+from protocol.policy import PolicyOption
 
 
 class RandomPolicy(InstantPolicy):

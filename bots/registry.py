@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bots.policy import Policy
+from protocol.policy import Policy
 
 
 def _random(seed: int) -> Policy:

@@ -23,7 +23,7 @@ from collections.abc import Mapping
 
 import engine
 from bots.ismcts_policy import IsmctsPolicy
-from bots.policy import Limits
+from protocol.limits import Limits
 
 SIGNATURE_ITERATIONS = 20_000
 """Iterations of the fixed-seed search whose root visit counts form the behaviour signature."""
@@ -62,7 +62,7 @@ _MEMORY_SCRIPT = """
 import json, resource, sys
 import engine
 from bots.ismcts_policy import IsmctsPolicy
-from bots.policy import Limits
+from protocol.limits import Limits
 edition, options, ms, settings = sys.argv[1], json.loads(sys.argv[2]), int(sys.argv[3]), json.loads(sys.argv[4])
 view = engine.new_game(edition, seed=1, **options).view(0)
 bot = IsmctsPolicy(seed=1, EarlyStop="never", **settings)

@@ -12,7 +12,7 @@ positions.
 >>> import os, tempfile
 >>> from bots.duplicate import play_pair
 >>> from bots.duplicate_results import RunConfig
->>> from bots.policy import Limits
+>>> from protocol.limits import Limits
 >>> pair = play_pair("classic", 3, "ismcts", "greedy", {"rounds": 1}, Limits(iterations=50), trace=True)
 >>> path = os.path.join(tempfile.mkdtemp(), "traces.jsonl")
 >>> config = RunConfig("classic", {"rounds": 1, "max_turns": 300}, 2, "ismcts", "greedy", 50, None)
@@ -35,10 +35,11 @@ import engine
 from bots.decision_values import CATEGORIES, categories
 from bots.duplicate import PairResult
 from bots.duplicate_results import RunConfig, json_line
+from engine.errors import ExpeditionsError
 from expeditions.provenance import code_version
 
 
-class TraceFileError(ValueError):
+class TraceFileError(ExpeditionsError, ValueError):
     """A trace file that cannot be read: names the file, the line and what is wrong."""
 
 

@@ -18,7 +18,7 @@ search", not "stronger": what a change is worth in games, matches tell (docs/str
 
 >>> from bots.duplicate import play_pair
 >>> from bots.duplicate_results import RunConfig
->>> from bots.policy import Limits
+>>> from protocol.limits import Limits
 >>> from bots.search_traces import TraceFile
 >>> import os, tempfile
 >>> path = os.path.join(tempfile.mkdtemp(), "t.jsonl")
@@ -37,7 +37,7 @@ from dataclasses import dataclass
 
 from bots.decision_values import categories, draw_pile
 from bots.duplicate import make_bot
-from bots.policy import Limits
+from protocol.limits import Limits
 from bots.search_traces import TracedPosition, TraceFileError, positions, read_traces
 
 KINDS = ("all", "plays", "draws")

@@ -14,7 +14,7 @@ import sys
 
 from engine.errors import ExpeditionsError
 from expeditions import __version__
-from expeditions.commands import COMMANDS, CommandError
+from expeditions.commands import COMMANDS
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -36,7 +36,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         return args.run(args) or 0
-    except (ExpeditionsError, CommandError) as err:
+    except ExpeditionsError as err:
         print(f"expeditions {args.command}: error: {err}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

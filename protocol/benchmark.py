@@ -17,7 +17,7 @@ import time
 from collections.abc import Mapping
 
 import engine
-from bots.policy import Limits
+from protocol.limits import Limits
 from protocol.client import Engine
 from protocol.local import builtin_bot, child_env
 

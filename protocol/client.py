@@ -7,7 +7,7 @@ they wait, so neither side can block the other on a full pipe. Every failure is 
 (`protocol.errors`). The bot runs from an argv list (never a shell) in its own process group;
 its stderr goes straight to a log file.
 
->>> from bots.policy import Limits
+>>> from protocol.limits import Limits
 >>> from protocol.local import builtin_bot, child_env
 >>> import engine
 >>> state = engine.new_game("classic", seed=7)
@@ -36,7 +36,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
-from bots.policy import Limits, PolicyOption
+from protocol.limits import Limits
+from protocol.policy import PolicyOption
 from protocol.pipes import read_within, write_some
 from protocol.errors import (EngineError, EngineTerminatedError, EngineTimeoutError, ProtocolError,
                              SearchRejectedError)

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import engine
-from bots.policy import Limits
+from protocol.limits import Limits
 from engine import State
 from protocol.client import Engine, Search
 from protocol.errors import EngineError, SearchRejectedError
@@ -74,11 +74,11 @@ class CheckResult:
         return {True: "pass", False: "FAIL", None: "skip"}[self.passed]
 
 
-class CheckFailed(Exception):
+class CheckFailed(engine.ExpeditionsError):
     """A check's verdict, with the reason."""
 
 
-class CheckSkipped(Exception):
+class CheckSkipped(engine.ExpeditionsError):
     """A check that cannot run (e.g. no handshake)."""
 
 

@@ -22,7 +22,7 @@ from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memchr, memcmp, memmove
 from posix.unistd cimport read, write
 
-from bots.deciders cimport Decider
+from protocol.decider cimport Decider
 from engine._core cimport GameOps
 from engine.lostcities cimport LCState, N_EDITIONS, lc_load_view, lc_ops
 

@@ -29,6 +29,7 @@ import re
 from collections import Counter
 from typing import Any
 
+from engine.errors import ExpeditionsError
 from engine.reference import board as board_ref
 
 _NUMBERS = re.compile(r"[-0-9/]+")
@@ -41,7 +42,7 @@ _CARD_FIELDS = ("hands", "rows", "piles", "known", "pknown", "tknown", "history"
 _CARDLESS_COMMANDS = {"uei", "isready", "setoption", "newgame", "go", "stop", "gameover", "quit", "d", "legal"}
 
 
-class InformationLeak(AssertionError):
+class InformationLeak(ExpeditionsError, AssertionError):
     """A line told a seat something it cannot know."""
 
 

@@ -3,7 +3,7 @@
 Nothing here does I/O. Parsers raise `MessageError` with a one-line reason; the server turns it
 into an `info string error …` line, the client into a `ProtocolError`.
 
->>> from bots.policy import Limits
+>>> from protocol.limits import Limits
 >>> format_go(Limits(clocks_ms=(60000, 58000), increments_ms=(1000, 1000)))
 'go clocks 60000/58000 incs 1000/1000'
 >>> parse_go("movetime 250 iterations 1000".split())  # doctest: +NORMALIZE_WHITESPACE
@@ -18,7 +18,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypedDict
 
-from bots.policy import Limits, PolicyOption
+from engine.errors import ExpeditionsError
+from protocol.limits import Limits
+from protocol.policy import PolicyOption
 
 PROTOCOL_VERSION = 1
 """The version of docs/protocol.md this package speaks (announced as `id protocol 1`)."""
@@ -41,7 +43,7 @@ def overlong_line_error(start: bytes) -> str:
     return f"a line of more than {MAX_LINE_BYTES} bytes (starting {bytes(start[:40])!r})"
 
 
-class MessageError(ValueError):
+class MessageError(ExpeditionsError, ValueError):
     """A line that does not follow the grammar; the message says what was expected."""
 
 

@@ -7,7 +7,7 @@ so that the referee never waits on a stuck search. Persistent threads, not a thr
 keep the round trip of instant policies in the tens of microseconds.
 
 >>> import engine
->>> from bots.policy import Limits
+>>> from protocol.limits import Limits
 >>> from bots.random import RandomPolicy
 >>> lines = []
 >>> s = Searcher(RandomPolicy(1), lines.append)
@@ -26,7 +26,8 @@ import traceback
 from collections.abc import Callable
 from typing import Any, TextIO
 
-from bots.policy import Limits, Policy, allowed_decisions, decision_budget_ms
+from protocol.limits import Limits, decision_budget_ms
+from protocol.policy import Policy, allowed_decisions
 from engine import View
 from protocol.messages import format_info
 

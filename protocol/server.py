@@ -27,9 +27,10 @@ from collections.abc import Callable, Iterable
 from typing import BinaryIO, TextIO
 
 import engine
-from bots.policy import Limits, Policy, allowed_decisions
 from engine import State, View
 from engine.errors import ExpeditionsError
+from protocol.limits import Limits
+from protocol.policy import Policy, allowed_decisions
 from protocol.messages import (MAX_LINE_BYTES, PROTOCOL_VERSION, MessageError, error_line, format_option,
                                overlong_line_error, parse_count, parse_go, parse_newgame, parse_setoption)
 from protocol.searcher import Searcher
@@ -44,7 +45,7 @@ COMMANDS = ("uei", "isready", "setoption", "newgame", "position", "go", "stop", 
             "d", "legal", "perft")
 
 
-class CommandFailed(Exception):
+class CommandFailed(ExpeditionsError):
     """A command that is rejected; its message becomes the `info string error` line."""
 
 

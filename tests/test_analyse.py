@@ -17,7 +17,7 @@ from arena.runner import LocalRunner
 from expeditions.cli import main
 from protocol.local import builtin_bot as builtin_bot_argv
 
-BOTS = Path(__file__).parent / "bots"
+BOTS = Path(__file__).parent / "bot_scripts"
 
 
 def mid_game(seed: int = 7, steps: int = 6) -> engine.State:

@@ -23,7 +23,7 @@ from arena.store import Store
 from arena.tournament import Tournament
 from protocol.local import child_env, expeditions_argv
 
-BOTS = Path(__file__).parent / "bots"
+BOTS = Path(__file__).parent / "bot_scripts"
 
 
 def broken(name: str) -> BotSpec:

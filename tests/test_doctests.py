@@ -10,7 +10,7 @@ import pytest
 MODULES = [
     "engine", "engine.errors", "engine.options", "engine.editions", "engine.view", "engine._core",
     "engine.lostcities", "engine.board", "engine.textfields", "engine.benchmark",
-    "engine.reference", "engine.reference.board", "bots.policy", "bots.random", "bots.registry", "bots.match", "bots.params",
+    "engine.reference", "engine.reference.board", "protocol.limits", "protocol.policy", "protocol.decider", "bots.instant", "bots.random", "bots.registry", "bots.match", "bots.params",
     "bots.duplicate_results", "bots.duplicate", "bots.decision_values", "bots.search_traces", "bots.trace_research",
     "bots.deciders", "bots.heuristics", "bots.lc_heuristic", "bots.greedy",
     "expeditions.provenance", "expeditions.commands.common", "expeditions.commands.analyse", "expeditions.commands.deals",

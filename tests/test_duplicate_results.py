@@ -10,7 +10,7 @@ import pytest
 
 from bots.duplicate import PairResult, paired_difference, run_duplicate
 from bots.duplicate_results import ResultsFile, ResultsFileError, RunConfig
-from bots.policy import Limits
+from protocol.limits import Limits
 from expeditions.cli import main
 
 BASE = ["selfplay", "--duplicate", "-e", "classic", "-o", "rounds=1", "--bots", "greedy,random", "-q"]

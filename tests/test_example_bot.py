@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import engine
-from bots.policy import Limits
+from protocol.limits import Limits
 from bots.random import RandomPolicy
 from protocol.local import child_env, expeditions_argv
 

@@ -201,7 +201,7 @@ def test_chain_worlds_show_the_seat_exactly_its_view(edition, seed, steps, tree_
 
 def test_the_searcher_samples_from_the_model_once_the_opponent_has_decided():
     from bots.ismcts_policy import IsmctsPolicy
-    from bots.policy import Limits
+    from protocol.limits import Limits
 
     fresh = engine.new_game("classic", seed=4, rounds=1)
     bot = IsmctsPolicy(seed=3, Infer="on")

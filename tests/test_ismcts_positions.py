@@ -12,7 +12,7 @@ import pytest
 
 import engine
 from bots.ismcts_policy import IsmctsPolicy
-from bots.policy import Limits
+from protocol.limits import Limits
 
 COLOURS = {"classic": "ybwgr", "partners": "ybwgr", "expedition": "cdhs"}
 RANKS = {"classic": "W23456789T", "partners": "W23456789T", "expedition": "MA23456789T"}

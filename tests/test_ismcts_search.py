@@ -13,7 +13,7 @@ from bots import board_heuristic, lc_heuristic
 from bots.deciders import GreedyDecider
 from bots.ismcts import NODE_BYTES, Tree
 from bots.ismcts_policy import IsmctsPolicy
-from bots.policy import Limits, decision_budget_ms
+from protocol.limits import Limits, decision_budget_ms
 
 
 def _view(edition: str = "classic", seed: int = 4, steps: int = 6, **options) -> engine.View:

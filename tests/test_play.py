@@ -11,7 +11,7 @@ import engine
 from arena.config import builtin_bot
 from arena.play import PlaySettings, Quit, play_game, review_lines
 from arena.replay import replay_lines
-from bots.policy import Limits
+from protocol.limits import Limits
 from protocol.local import expeditions_argv
 
 

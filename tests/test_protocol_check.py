@@ -12,7 +12,7 @@ from bots.registry import POLICIES
 from protocol.conformance import CheckConfig, format_table, run_checks
 from protocol.local import builtin_bot, child_env, expeditions_argv
 
-BOTS = Path(__file__).resolve().parent / "bots"
+BOTS = Path(__file__).resolve().parent / "bot_scripts"
 QUICK = ["--positions", "6", "--timeout", "1"]
 
 

@@ -1,5 +1,5 @@
 """The referee's side (protocol/client.py) against real bot processes: our bots, the broken
-test bots of tests/bots/, and small scripts written here for one behaviour each."""
+test bots of tests/bot_scripts/, and small scripts written here for one behaviour each."""
 from __future__ import annotations
 
 import os
@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 
 import engine
-from bots.policy import Limits
+from protocol.limits import Limits
 from protocol.client import Engine
 from protocol.errors import EngineError, EngineTerminatedError, EngineTimeoutError, ProtocolError
 from protocol.local import PROJECT_ROOT, builtin_bot, child_env
 
-BOTS = Path(__file__).resolve().parent / "bots"
+BOTS = Path(__file__).resolve().parent / "bot_scripts"
 
 
 def start(argv: list[str], **kwargs) -> Engine:

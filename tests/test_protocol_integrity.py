@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import engine
-from bots.policy import Limits
+from protocol.limits import Limits
 from engine import reference
 from protocol.client import Engine
 from protocol.integrity import BoardSeatAudit, InformationLeak, seat_audit

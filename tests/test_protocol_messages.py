@@ -5,7 +5,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bots.policy import Limits, PolicyOption
+from protocol.limits import Limits
+from protocol.policy import PolicyOption
 from protocol.messages import (MessageError, error_line, format_gameover, format_go, format_info, format_newgame,
                                format_option, is_error_info, parse_go, parse_info, parse_newgame, parse_option,
                                parse_setoption)

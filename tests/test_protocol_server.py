@@ -10,7 +10,7 @@ import time
 import pytest
 
 import engine
-from bots.policy import Policy, PolicyOption
+from protocol.policy import Policy, PolicyOption
 from bots.random import RandomPolicy
 from bots.registry import POLICIES, make_policy
 from protocol.local import PROJECT_ROOT, builtin_bot, child_env, expeditions_argv

@@ -21,7 +21,8 @@ import threading
 import time
 
 import engine
-from bots.policy import InfoCallback, Limits, Policy, PolicyOption, allowed_decisions, decision_budget_ms
+from protocol.limits import Limits, decision_budget_ms
+from protocol.policy import InfoCallback, Policy, PolicyOption, allowed_decisions
 from protocol.server import serve_stdio
 
 

@@ -1,8 +1,10 @@
 """Subcommands of `expeditions`, one module each (each has `register(subparsers)`)."""
 from __future__ import annotations
 
+from engine.errors import ExpeditionsError
 
-class CommandError(Exception):
+
+class CommandError(ExpeditionsError):
     """A bad command-line argument, reported as one line without a traceback."""
 
 

@@ -16,7 +16,8 @@ import argparse
 from dataclasses import replace
 
 import engine
-from bots.policy import Limits, allowed_decisions
+from protocol.limits import Limits
+from protocol.policy import allowed_decisions
 from expeditions.commands import CommandError
 from expeditions.commands.common import bot_argument, open_store
 from protocol.messages import Info

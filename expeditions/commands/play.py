@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from bots.policy import Limits
+from protocol.limits import Limits
 from expeditions.commands import CommandError
 from expeditions.commands.common import (add_edition_arguments, bot_argument, edition_options, master_seed,
                                          open_store, seed_argument)

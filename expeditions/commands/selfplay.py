@@ -11,7 +11,7 @@ from bots.duplicate import DuplicateStats, make_bot, paired_difference, run_dupl
 from bots.duplicate_results import ResultsFile, ResultsFileError, RunConfig
 from bots.search_traces import TraceFile, TraceFileError
 from bots.match import play_match
-from bots.policy import Limits
+from protocol.limits import Limits
 from bots.registry import POLICIES
 from expeditions.commands import CommandError
 from expeditions.commands.common import (add_edition_arguments, edition_options, master_seed,

@@ -3,7 +3,7 @@ the engine (for the rules). It plays the first legal decision.
 
 It is the base of the broken test bots (crash.py, hang.py, garbage.py, illegal.py), which
 change one thing each, so that the conformance checker's verdict on them has a single cause.
-Run as a script it is a correct bot: `python tests/bots/minimal.py`.
+Run as a script it is a correct bot: `python tests/bot_scripts/minimal.py`.
 """
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """A broken bot: announces a MultiPV option, accepts it, and still reports a single line (the
 first legal decision, with a value) — built on the project's server library."""
-from bots.policy import Policy, PolicyOption
+from protocol.policy import Policy, PolicyOption
 from protocol.server import serve_stdio
 
 

@@ -1,6 +1,5 @@
-# Compiled instant decisions: what a protocol loop written in C calls for a `go` without going
-# through Python (protocol/fastloop.pyx), and what the policy's own `choose` calls otherwise, so
-# that both paths draw from one generator and decide alike.
+# The compiled face of an instant bot, which the protocol's C loop calls for a `go` (see decider.pyx);
+# bots subclass it (bots/deciders.pyx).
 from engine._core cimport GameOps, Rng
 
 
