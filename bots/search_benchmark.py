@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 import time
 from collections.abc import Mapping
 
 import engine
 from bots.ismcts_policy import IsmctsPolicy
 from protocol.limits import Limits
+from protocol.local import python_argv
 
 SIGNATURE_ITERATIONS = 20_000
 """Iterations of the fixed-seed search whose root visit counts form the behaviour signature."""
@@ -80,8 +80,8 @@ def search_memory(edition: str, options: Mapping[str, object], movetime_ms: int 
     """Peak resident memory of a fresh bot process that makes one search of `movetime_ms`
     (default options and the settings given; the default Hash): the whole process, Python and
     modules included."""
-    out = subprocess.run([sys.executable, "-c", _MEMORY_SCRIPT, edition, json.dumps(dict(options)),
-                          str(movetime_ms), json.dumps(settings)], capture_output=True, text=True, check=True)
+    argv = python_argv(_MEMORY_SCRIPT, edition, json.dumps(dict(options)), str(movetime_ms), json.dumps(settings))
+    out = subprocess.run(argv, capture_output=True, text=True, check=True)
     return json.loads(out.stdout)
 
 

@@ -19,11 +19,20 @@ PROJECT_ROOT = Path(__file__).resolve().parents[1]
 """The directory holding the `engine`, `bots`, `protocol` and `expeditions` packages in use."""
 
 
+def python_argv(code: str, *args: str) -> list[str]:
+    """The argv that runs the Python `code` (with `sys.argv[1:]` = args) with this interpreter and
+    these packages, from whatever working directory.
+
+    >>> python_argv("print(1)")[:2] == [sys.executable, "-P"]
+    True
+    """
+    boot = f"import sys; sys.path.insert(0, {str(PROJECT_ROOT)!r})\n{code}"
+    return [sys.executable, "-P", "-c", boot, *args]
+
+
 def expeditions_argv(*args: str) -> list[str]:
     """The argv of `expeditions ARGS…` with this interpreter and these packages."""
-    boot = (f"import sys; sys.path.insert(0, {str(PROJECT_ROOT)!r}); "
-            "from expeditions.cli import main; sys.exit(main())")
-    return [sys.executable, "-P", "-c", boot, *args]
+    return python_argv("from expeditions.cli import main; sys.exit(main())", *args)
 
 
 def builtin_bot(name: str, *, seed: int | None = None) -> list[str]:
