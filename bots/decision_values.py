@@ -34,7 +34,7 @@ from dataclasses import dataclass
 import engine
 from bots.greedy import GreedyPolicy
 from bots.ismcts_policy import IsmctsPolicy, _rounds_after
-from bots.lc_heuristic import EDITION_NAMES, decision_scores
+from bots.cards.heuristic import EDITION_NAMES, decision_scores
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """The greedy bot: one decision of the compiled heuristic of its edition, no search.
 
-The heuristics (bots/lc_heuristic.pyx for the card editions, bots/board_heuristic.pyx for
+The heuristics (bots/cards/heuristic.pyx for the card editions, bots/board/heuristic.pyx for
 `board`) project what the seat's expeditions or paths will be worth at the end of the round and
 pick the decision that leaves the best projection (docs/bots.md). They decide from the seat's view
 only: `view.state` is a full state whose hidden cards (other hands, the draw pile) are dealt

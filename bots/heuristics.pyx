@@ -3,7 +3,7 @@
 
 `bot_ops(edition)` (C) gives the searcher an edition's heuristic decision and scores as
 function pointers over the generic state; editions without one give NULL. The card editions use
-bots/lc_heuristic.pyx, `board` bots/board_heuristic.pyx. The Python functions below serve the
+bots/cards/heuristic.pyx, `board` bots/board/heuristic.pyx. The Python functions below serve the
 greedy bot, tests and benchmarks.
 
 >>> import engine
@@ -24,12 +24,12 @@ from libc.stdint cimport uint64_t, int64_t
 
 from engine._core cimport State, GameOps, Rng, play_matches
 from engine.lostcities cimport LCState
-from bots.lc_heuristic cimport (HeurParams, lc_default_params, lc_greedy_decision,
+from bots.cards.heuristic cimport (HeurParams, lc_default_params, lc_greedy_decision,
                                 lc_greedy_decision_p, lc_score_decisions)
-from bots.lc_heuristic import EDITION_NAMES as LC_EDITIONS, check_params
-from bots.board_heuristic cimport board_default_params, board_greedy_decision, board_score_decisions
+from bots.cards.heuristic import EDITION_NAMES as LC_EDITIONS, check_params
+from bots.board.heuristic cimport board_default_params, board_greedy_decision, board_score_decisions
 from engine.board cimport BoardStruct
-from bots.board_heuristic import versus as _board_versus
+from bots.board.heuristic import versus as _board_versus
 
 
 cdef int _lc_decision(const void* s, Rng* rng, double epsilon) noexcept nogil:
@@ -56,7 +56,7 @@ BOTS[2].name = "expedition"
 for _i in range(3):
     BOTS[_i].decision = _lc_decision
     BOTS[_i].score = _lc_score
-BOTS[3].name = "board"  # bots/board_heuristic.pyx
+BOTS[3].name = "board"  # bots/board/heuristic.pyx
 BOTS[3].decision = board_greedy_decision
 BOTS[3].score = _board_score
 
@@ -146,7 +146,7 @@ def duel(State template, long deals, seed, a=None, b=None, double epsilon=0.0) -
     default weights), a dict of weight overrides, or "random" (uniform random decisions). Returns
     A's wins, draws, losses, its points share, the mean score margin, both sides' mean
     scores and the number of decisions made. `board` (2-4 seats): see
-    `bots.board_heuristic.versus` (A's seat rotates over each deal, B takes every other seat).
+    `bots.board.heuristic.versus` (A's seat rotates over each deal, B takes every other seat).
     """
     _require(template)
     if template.edition == "board":

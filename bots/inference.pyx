@@ -40,7 +40,7 @@ from engine._core cimport State, Rng, rng_below, rng_next, rng_unit, exp_ctz, MA
 from engine.lostcities cimport (LCState, LCConfig, CardSet, lc_config, lc_legal, lc_apply, lc_clear_round,
                                 cs_add, cs_remove, cs_count, cs_size, D_DISCARD, D_DRAW_DECK, D_DRAW_PILE)
 from engine.lostcities import _card_list
-from bots.lc_heuristic cimport lc_default_params, lc_score_decisions
+from bots.cards.heuristic cimport lc_default_params, lc_score_decisions
 
 DEFAULT_NOISE = 0.1
 """Share of the opponent's decisions modelled as uniformly random (the searcher's InferNoise)."""

@@ -26,7 +26,7 @@ def python_argv(code: str, *args: str) -> list[str]:
     >>> python_argv("print(1)")[:2] == [sys.executable, "-P"]
     True
     """
-    boot = f"import sys; sys.path.insert(0, {str(PROJECT_ROOT)!r})\n{code}"
+    boot = f"import sys; sys.path.insert(0, {str(PROJECT_ROOT)!r}); {code}"
     return [sys.executable, "-P", "-c", boot, *args]
 
 

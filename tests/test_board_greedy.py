@@ -1,5 +1,5 @@
 """The greedy bot on `board` and the compiled heuristic it shares with the searcher
-(bots/board_heuristic.pyx): legality, information, sensible choices, strength."""
+(bots/board/heuristic.pyx): legality, information, sensible choices, strength."""
 from __future__ import annotations
 
 import doctest
@@ -9,8 +9,8 @@ import pytest
 
 import engine
 from board_positions import position
-from bots import board_heuristic
-from bots.board_heuristic import check_params, decision_scores, default_params, versus
+from bots.board import heuristic as board_heuristic
+from bots.board.heuristic import check_params, decision_scores, default_params, versus
 from bots.greedy import GreedyPolicy
 from bots.heuristics import EDITIONS, duel, greedy_decision, heuristic_playouts
 from bots.match import play_match

@@ -9,7 +9,7 @@ import pytest
 
 from bots.decision_values import (ValuedPosition, heuristic_regret, main, read_records, report,
                                   sample_positions, valuation_noise, value_decisions)
-from bots.lc_heuristic import decision_scores
+from bots.cards.heuristic import decision_scores
 
 # The last round of a match, the draw pile down to one card, seat 0 behind by 50: taking the card
 # ends the match lost, drawing from a discard pile plays on. Greedy's rule reads only the round's

@@ -1,4 +1,4 @@
-"""The greedy bot and the compiled heuristic it shares with the searcher (bots/lc_heuristic.pyx)."""
+"""The greedy bot and the compiled heuristic it shares with the searcher (bots/cards/heuristic.pyx)."""
 from __future__ import annotations
 
 import random
@@ -8,7 +8,7 @@ import pytest
 import engine
 from bots.greedy import GreedyPolicy
 from bots.heuristics import EDITIONS, duel, greedy_decision, heuristic_playouts
-from bots.lc_heuristic import check_params, decision_scores, default_params
+from bots.cards.heuristic import check_params, decision_scores, default_params
 from bots.match import play_match
 from bots.random import RandomPolicy
 from bots.registry import make_policy
@@ -284,7 +284,7 @@ def test_duel_of_equals_is_even_and_playouts_end():
 def test_decide_among_is_the_best_scored_of_the_allowed(edition):
     """`go searchmoves`: the greedy decision among some legal decisions is a best-scored one of
     them (by the same scores as the whole list), and among all of them a best-scored one overall."""
-    from bots import board_heuristic
+    from bots.board import heuristic as board_heuristic
     from bots.deciders import GreedyDecider
     scores_of = board_heuristic.decision_scores if edition == "board" else decision_scores
     rng = random.Random(5)

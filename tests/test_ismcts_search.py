@@ -9,7 +9,8 @@ import pytest
 from helpers import edition_cases, new_game, random_state
 
 import engine
-from bots import board_heuristic, lc_heuristic
+from bots.board import heuristic as board_heuristic
+from bots.cards import heuristic as lc_heuristic
 from bots.deciders import GreedyDecider
 from bots.ismcts import NODE_BYTES, Tree
 from bots.ismcts_policy import IsmctsPolicy

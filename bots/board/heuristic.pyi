@@ -1,4 +1,4 @@
-"""Type stubs of bots/board_heuristic.pyx (the `board` heuristic's Python helpers)."""
+"""Type stubs of bots/board/heuristic.pyx (the `board` heuristic's Python helpers)."""
 from engine import State
 
 DEFAULT_PARAMS: dict[int, dict[str, float | int]]

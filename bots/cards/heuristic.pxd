@@ -1,5 +1,5 @@
 # The Lost Cities card-family heuristic (classic, partners, expedition): a greedy decision, as nogil
-# C functions over the engine's LCState. See bots/lc_heuristic.pyx.
+# C functions over the engine's LCState. See bots/cards/heuristic.pyx.
 from engine._core cimport Rng
 from engine.lostcities cimport LCState
 

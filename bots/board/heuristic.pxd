@@ -1,5 +1,5 @@
 # The heuristic of Lost Cities: The Board Game (`board`, 2-4 players): a greedy decision, as nogil C
-# functions over the engine's BoardStruct. See bots/board_heuristic.pyx.
+# functions over the engine's BoardStruct. See bots/board/heuristic.pyx.
 from engine._core cimport Rng
 from engine.board cimport BoardStruct
 

@@ -2,7 +2,7 @@
 """The heuristic of Lost Cities: The Board Game (`board`, 2-4 players): one greedy decision, as nogil
 C over the engine's `BoardStruct`, shared by the greedy bot and the searcher's rollouts. docs/bots.md ("board") describes it with its weights and measurements.
 
-The idea, as in the card heuristic (bots/lc_heuristic.pyx): project what each of a seat's paths
+The idea, as in the card heuristic (bots/cards/heuristic.pyx): project what each of a seat's paths
 will be worth when the expedition ends, and pick the decision that leaves the best projection.
 Every card played on a column moves its piece one stone, so a path's future is a number of steps:
 

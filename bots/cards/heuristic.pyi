@@ -1,4 +1,4 @@
-"""Type stubs of bots/lc_heuristic.pyx (the Lost Cities heuristic's Python helpers)."""
+"""Type stubs of bots/cards/heuristic.pyx (the Lost Cities heuristic's Python helpers)."""
 from engine import State
 
 DEFAULT_PARAMS: dict[str, dict[str, float | int]]

@@ -1,0 +1,2 @@
+"""The bots' knowledge of Lost Cities: The Board Game (`board`): its heuristic
+(bots/board/heuristic.pyx)."""
