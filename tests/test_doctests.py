@@ -11,7 +11,7 @@ MODULES = [
     "engine", "engine.errors", "engine.options", "engine.editions", "engine.view", "engine._core",
     "engine.lostcities", "engine.board", "engine.textfields", "engine.benchmark",
     "engine.reference", "engine.reference.board", "bots.policy", "bots.random", "bots.registry", "bots.match", "bots.params",
-    "bots.duplicate_results", "bots.duplicate", "bots.decision_values", "bots.search_traces", "bots.trace_research",
+    "bots.duplicate_results", "bots.duplicate",
     "bots.deciders", "bots.heuristics", "bots.lc_heuristic", "bots.greedy",
     "expeditions.provenance", "expeditions.commands.common", "expeditions.commands.analyse", "expeditions.commands.deals",
     "arena.config", "arena.record", "arena.ratings", "arena.report", "arena.review", "arena.schedule", "arena.sprt",
