@@ -57,7 +57,7 @@ def record(edition: str, deals: int, seed: int, spec_a: str, spec_b: str, book: 
     done = {seed + i: recorded[seed + i] for i in range(deals) if seed + i in recorded}
 
     def keep(pair: PairResult, stats: DuplicateStats) -> None:
-        traces.append(config, pair)
+        traces.append(config, pair)  # first: a deal killed before its result is played and traced again
         book.append(config, pair)
         if progress:
             progress(pair, stats)
@@ -66,27 +66,23 @@ def record(edition: str, deals: int, seed: int, spec_a: str, spec_b: str, book: 
                          players=players, done=done, observe=search_trace)
 
 
-def _positive(text: str) -> int:
-    """An argparse type: a count of at least 1 (deals, jobs, iterations, milliseconds)."""
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected at least 1, got {value}")
-    return value
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m research.record_traces", description=__doc__.split("\n\n")[0])
     add_edition_arguments(parser)
     parser.add_argument("--bots", required=True, metavar="A,B", help="the two bot specs, side A first")
-    parser.add_argument("--games", "-n", type=_positive, required=True, help="deals (pairs) to play")
+    parser.add_argument("--games", "-n", type=int, required=True, help="deals (pairs) to play")
     parser.add_argument("--seed", type=seed_argument, required=True, help="the first deal's seed")
-    parser.add_argument("--iterations", type=_positive, default=None, help="search iterations a decision")
-    parser.add_argument("--movetime", type=_positive, default=None, help="milliseconds a decision")
-    parser.add_argument("--jobs", "-j", type=_positive, default=1, help="pairs played in parallel processes")
+    parser.add_argument("--iterations", type=int, default=None, help="search iterations a decision")
+    parser.add_argument("--movetime", type=int, default=None, help="milliseconds a decision")
+    parser.add_argument("--jobs", "-j", type=int, default=1, help="pairs played in parallel processes")
     parser.add_argument("--results", required=True, metavar="FILE.jsonl", help="the run's results file")
     parser.add_argument("--trace", required=True, metavar="FILE.jsonl[.gz]", help="the trace file appended to")
     parser.add_argument("--quiet", "-q", action="store_true", help="print only the summary")
     args = parser.parse_args(argv)
+    for flag, value in (("--games", args.games), ("--jobs", args.jobs), ("--iterations", args.iterations),
+                        ("--movetime", args.movetime)):
+        if value is not None and value < 1:
+            parser.error(f"{flag} must be at least 1, got {value}")
     names = [name.strip() for name in args.bots.split(",") if name.strip()]
     if len(names) != 2:
         parser.error("--bots needs two bot specs: A,B")
@@ -100,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
         for notice in (book.notice, traces.prepare()):
             if notice:
                 print(notice, flush=True)
-    except (ExpeditionsError, CommandError, ValueError, OSError) as e:  # ValueError: results and trace files
+    except (ExpeditionsError, CommandError, ValueError, OSError) as e:  # ValueError: a bad spec, results or trace file
         print(f"error: {e}", file=sys.stderr)
         return 2
     limits = Limits(movetime_ms=args.movetime, iterations=args.iterations)
