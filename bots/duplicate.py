@@ -22,7 +22,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 import engine
-from bots.match import play_match
+from bots.match import Observer, play_match
 from arena.ratings import t_quantile
 from protocol.limits import Limits
 from protocol.policy import Policy
@@ -56,6 +56,11 @@ def make_bot(spec: str, seed: int) -> Policy:
     return policy
 
 
+GameObserver = Callable[[int, list[int]], tuple[dict, Observer]]
+"""Given a game's number in its pair and side A's seats, a record of the game and the observer that
+fills it as the game is played (e.g. research/search_traces.py keeps what side A's searches found)."""
+
+
 @dataclass(frozen=True)
 class PairResult:
     """The games of one deal (two, or one per rotation), from side A's point of view."""
@@ -70,8 +75,8 @@ class PairResult:
     """A's place per game (1 first; tied seats share the mean of their places)."""
     other_ranks: tuple[float, ...] = ()
     """The mean place of the B seats per game."""
-    traces: tuple[dict, ...] = ()
-    """With `trace`: per game, its decisions and what side A's searches found (`search_trace`)."""
+    records: tuple[dict, ...] = ()
+    """With `observe`: per game, the record its observer filled, with the game's `moves` added."""
 
 
 def places(scores: list[int], seats: list[int]) -> list[float]:
@@ -232,42 +237,27 @@ def paired_difference(pairs: list[PairResult], others: list[PairResult]) -> Pair
     return PairedDifference(len(common), score, other, diff, interval, margin, margin_interval)
 
 
-def search_trace(game: int, a_seats: list[int]) -> tuple[dict, Callable[[int, int, Policy], None]]:
-    """A game's trace and the `play_match` observer that fills it: after each decision of an A seat
-    whose policy searched (it has a `last_search` with root statistics, as ISMCTS does), the ply and,
-    per root decision, its visits and mean reward. With the game's `moves` (added when it ends) and
-    the deal, every traced position can be rebuilt (bots/search_traces.py)."""
-    trace: dict = {"game": game, "seats_a": a_seats, "moves": [], "searches": []}
-
-    def observe(ply: int, seat: int, policy: Policy) -> None:
-        report = getattr(policy, "last_search", None)
-        if seat in a_seats and report is not None and report.children:
-            ordered = sorted(report.children.items())
-            trace["searches"].append([ply, [d for d, _ in ordered], [v for _, (v, _) in ordered],
-                                      [round(q, 4) for _, (_, q) in ordered]])
-    return trace, observe
-
-
 def play_pair(edition: str, seed: int, spec_a: str, spec_b: str, options: Mapping[str, object] | None = None,
-              limits: Limits | None = None, players: int | None = None, trace: bool = False) -> PairResult:
+              limits: Limits | None = None, players: int | None = None,
+              observe: GameObserver | None = None) -> PairResult:
     """Plays the deal of `seed` with side A on team 0 and then on team 1 or, with more than two
-    sides, once with A at each seat and B at all the others; with `trace`, keeps every game's
-    decisions and A's search statistics (`search_trace`)."""
+    sides, once with A at each seat and B at all the others; with `observe`, keeps a record of
+    every game (`GameObserver`)."""
     started = time.perf_counter()
     state = engine.new_game(edition, seed=seed, players=players, **dict(options or {}))
     n = state.num_seats
     teams = [state.team_of(seat) for seat in range(n)]
     rotations = len(set(teams)) > 2
-    returns, margins, ranks, other_ranks, traces = [], [], [], [], []
+    returns, margins, ranks, other_ranks, records = [], [], [], [], []
     for game in range(n if rotations else 2):
         a_seats = [game] if rotations else [s for s in range(n) if teams[s] % 2 == game]
         b_seats = [s for s in range(n) if s not in a_seats]
         policies = [make_bot(spec_a if seat in a_seats else spec_b, seed * 8 + game * 4 + seat) for seat in range(n)]
-        game_trace, observer = search_trace(game, a_seats) if trace else (None, None)
+        record, observer = observe(game, a_seats) if observe else (None, None)
         result = play_match(edition, seed, policies, options, players=players, limits=limits, observer=observer)
-        if game_trace is not None:
-            game_trace["moves"] = list(result.moves)
-            traces.append(game_trace)
+        if record is not None:
+            record["moves"] = list(result.moves)
+            records.append(record)
         a = a_seats[0]
         returns.append(result.returns[a])
         margins.append(result.scores[a] - max(result.scores[b] for b in b_seats))
@@ -276,16 +266,16 @@ def play_pair(edition: str, seed: int, spec_a: str, spec_b: str, options: Mappin
             ranks.append(place[a])
             other_ranks.append(sum(place[b] for b in b_seats) / len(b_seats))
     return PairResult(seed, tuple(returns), tuple(margins), time.perf_counter() - started, tuple(ranks),
-                      tuple(other_ranks), tuple(traces))
+                      tuple(other_ranks), tuple(records))
 
 
 def _add(stats: DuplicateStats, pair: PairResult, progress: Callable | None) -> None:
-    """Counts a finished pair, shows it to `progress`, then lets its traces go (they can be large)."""
+    """Counts a finished pair, shows it to `progress`, then lets its records go (they can be large)."""
     stats.pairs.append(pair)
     if progress:
         progress(pair, stats)
-    if pair.traces:
-        stats.pairs[-1] = dataclasses.replace(pair, traces=())
+    if pair.records:
+        stats.pairs[-1] = dataclasses.replace(pair, records=())
 
 
 def _default_signals() -> None:
@@ -303,14 +293,14 @@ def run_duplicate(edition: str, deals: int, seed: int, spec_a: str, spec_b: str,
                   options: Mapping[str, object] | None = None, limits: Limits | None = None, jobs: int = 1,
                   progress: Callable[[PairResult, DuplicateStats], None] | None = None,
                   players: int | None = None, done: Mapping[int, PairResult] | None = None,
-                  trace: bool = False) -> DuplicateStats:
+                  observe: GameObserver | None = None) -> DuplicateStats:
     """Plays deals seed, seed+1, … (each as a pair, or all rotations); `progress` is called after each
     deal played. Deals in `done` (by seed: results recorded earlier, bots/duplicate_results.py) are
-    counted as they are and not played again. `trace`: each pair carries its games' search traces
-    (`play_pair`), for `progress` to keep."""
+    counted as they are and not played again. `observe`: each pair carries its games' records
+    (`play_pair`), for `progress` to keep; with `jobs`, it must pickle (a module-level function)."""
     make_bot(spec_a, 0), make_bot(spec_b, 0)  # a bad spec fails here, not in a worker
     done = done or {}
-    work = [(edition, seed + i, spec_a, spec_b, dict(options or {}), limits, players, trace) for i in range(deals)
+    work = [(edition, seed + i, spec_a, spec_b, dict(options or {}), limits, players, observe) for i in range(deals)
             if seed + i not in done]
     stats = DuplicateStats([done[seed + i] for i in range(deals) if seed + i in done])
     if jobs <= 1 or len(work) <= 1:

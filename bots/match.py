@@ -19,6 +19,10 @@ from protocol.limits import Limits
 from protocol.policy import Policy
 
 
+Observer = Callable[[int, int, Policy], None]
+"""Called by `play_match` with (ply, seat, policy) after each decision (e.g. to keep what a search found)."""
+
+
 @dataclass(frozen=True)
 class MatchResult:
     """The outcome of one game."""
@@ -37,7 +41,7 @@ class MatchResult:
 
 def play_match(edition: str, seed: int, policies: Sequence[Policy], options: Mapping[str, object] | None = None,
                players: int | None = None, limits: Limits | None = None,
-               observer: Callable[[int, int, Policy], None] | None = None) -> MatchResult:
+               observer: Observer | None = None) -> MatchResult:
     """Deals from `seed` and lets policies[seat] decide for every seat until the match ends;
     `observer(ply, seat, policy)` is called after each decision (e.g. to keep what a search found)."""
     state = engine.new_game(edition, seed=seed, players=players, **dict(options or {}))

@@ -37,3 +37,25 @@ def test_one_deal_prints_no_interval_rather_than_nan() -> None:
     assert "nan" not in one.summary() and "±" not in one.summary()
     two = run_duplicate("classic", 2, 5, "greedy", "random", {"rounds": 1})
     assert two.summary().count("±") == 2  # the score's and the margin's intervals
+
+
+def _count_decisions(game: int, a_seats: list[int]):
+    """A `GameObserver` (module level: it goes to the workers): counts each seat's decisions."""
+    record: dict = {"game": game, "a": a_seats, "decisions": {}}
+
+    def observe(ply: int, seat: int, policy) -> None:
+        record["decisions"][seat] = record["decisions"].get(seat, 0) + 1
+    return record, observe
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_an_observer_records_every_game_and_progress_sees_the_records(jobs: int) -> None:
+    seen = []
+    stats = run_duplicate("classic", 2, 5, "greedy", "random", {"rounds": 1}, jobs=jobs,
+                          progress=lambda pair, _: seen.append(pair), observe=_count_decisions)
+    for pair in seen:
+        assert [(r["game"], r["a"]) for r in pair.records] == [(0, [0]), (1, [1])]
+        for record in pair.records:  # the game's moves added; every decision observed once
+            assert sum(record["decisions"].values()) == len(record["moves"]) > 0
+    assert sorted(p.seed for p in seen) == [5, 6]
+    assert all(p.records == () for p in stats.pairs)  # let go once shown: they can be large

@@ -115,9 +115,9 @@ def test_a_complete_last_line_without_its_newline_is_kept(tmp_path):
 
 def test_results_need_duplicate_and_summarize_needs_results(capsys):
     assert main(["selfplay", "--games", "1", "--results", "x.jsonl"]) == 2
-    assert "--results, --summarize, --compare and --trace go with --duplicate" in capsys.readouterr().err
+    assert "--results, --summarize and --compare go with --duplicate" in capsys.readouterr().err
     assert main(["selfplay", "--games", "1", "--compare-iterations", "5"]) == 2
-    assert "--results, --summarize, --compare and --trace go with --duplicate" in capsys.readouterr().err
+    assert "--results, --summarize and --compare go with --duplicate" in capsys.readouterr().err
     assert main(BASE + ["--summarize"]) == 2
     assert "--summarize needs --results FILE" in capsys.readouterr().err
 

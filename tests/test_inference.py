@@ -163,7 +163,7 @@ def test_the_chain_knows_more_of_the_opponents_hand_than_a_uniform_deal(edition)
         inferred = [sum((_hand(w, 1) & truth).values()) for w in worlds]
         assert 0.05 < accepted < 0.95
         gains.append(sum(inferred) / len(inferred) - sum(uniform) / len(uniform))
-    # Measured: +0.9 to +1.3 cards of the 7-8 (docs/strength.md); uniform deals share ~1.7 with it.
+    # Measured: +0.9 to +1.3 cards of the 7-8 (research/notebook.md); uniform deals share ~1.7 with it.
     assert sum(gains) / len(gains) > 0.5
 
 

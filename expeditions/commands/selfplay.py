@@ -9,7 +9,6 @@ import sys
 
 from bots.duplicate import DuplicateStats, make_bot, paired_difference, run_duplicate
 from bots.duplicate_results import ResultsFile, ResultsFileError, RunConfig
-from bots.search_traces import TraceFile, TraceFileError
 from bots.match import play_match
 from protocol.limits import Limits
 from bots.registry import POLICIES
@@ -41,10 +40,6 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="--duplicate: append every finished deal to FILE (a JSON line each) and skip the deals "
                         "it already holds for the same edition, rules, bots and budget: run the same command "
                         "again to resume, or with other seeds to add deals")
-    p.add_argument("--trace", metavar="FILE.jsonl", default=None,
-                   help="--duplicate: append every game's decisions and, at each decision side A's search "
-                        "made, the visits and mean reward of every root decision (a JSON line per game; "
-                        "bots/search_traces.py reads them back as positions)")
     p.add_argument("--summarize", action="store_true",
                    help="with --results: print the totals of every deal FILE holds for this configuration "
                         "(any seeds) and play nothing")
@@ -103,13 +98,9 @@ def run_duplicate_mode(args: argparse.Namespace, edition, options: dict, limits:
         print(f"{args.results}: {len(done)} of the {args.games} deals recorded already, "
               f"{args.games - len(done)} to play", flush=True)
 
-    traces = _open_traces(args)
-
     def progress(pair, stats) -> None:
         if book is not None:
             book.append(config, pair)
-        if traces is not None:
-            traces.append(config, pair)
         if not args.quiet:
             print(f"deal {pair.seed} A returns {'/'.join(f'{r:g}' for r in pair.returns)} "
                   f"margins {'/'.join(f'{m:+d}' for m in pair.margins)} {pair.seconds:.1f}s | {stats.summary()}",
@@ -118,8 +109,7 @@ def run_duplicate_mode(args: argparse.Namespace, edition, options: dict, limits:
     previous = signal.signal(signal.SIGTERM, raise_keyboard_interrupt)
     try:
         stats = run_duplicate(edition.name, args.games, seed, names[0], names[1], options, limits,
-                              jobs=args.jobs, progress=progress, players=players, done=done,
-                              trace=traces is not None)
+                              jobs=args.jobs, progress=progress, players=players, done=done)
     except KeyboardInterrupt:
         if book is not None:
             print(f"selfplay: the finished deals are in {args.results}; the same command resumes the run",
@@ -173,24 +163,6 @@ def _print_comparison(args: argparse.Namespace, config: RunConfig, pairs: list, 
     print(f"A={config.a} against A={spec}{budget}: {difference.summary()}")
 
 
-def _open_traces(args: argparse.Namespace) -> TraceFile | None:
-    """The trace file of --trace, checked writable before any deal is played, or None."""
-    if args.trace is None:
-        return None
-    try:
-        open(args.trace, "ab").close()
-    except OSError as e:
-        raise CommandError(f"--trace {args.trace}: {e.strerror}") from None
-    traces = TraceFile(args.trace)
-    try:
-        notice = traces.prepare()
-    except TraceFileError as e:
-        raise CommandError(f"--trace: {e}") from None
-    if notice:
-        print(notice, flush=True)
-    return traces
-
-
 def _open_results(args: argparse.Namespace) -> ResultsFile | None:
     """The results file of --results (read whole; a malformed line is a CommandError), or None."""
     comparing = args.compare is not None or args.compare_results is not None or args.compare_iterations is not None
@@ -198,8 +170,6 @@ def _open_results(args: argparse.Namespace) -> ResultsFile | None:
         raise CommandError("--compare, --compare-results and --compare-iterations go with --summarize")
     if args.compare_iterations is not None and args.compare_iterations < 1:
         raise CommandError("--compare-iterations must be at least 1")
-    if args.trace is not None and args.summarize:
-        raise CommandError("--trace records the games a run plays; --summarize plays none")
     if args.results is None:
         if args.summarize:
             raise CommandError("--summarize needs --results FILE")
@@ -223,8 +193,8 @@ def run(args: argparse.Namespace) -> int:
     if args.duplicate:
         return run_duplicate_mode(args, edition, options, limits)
     if (args.results is not None or args.summarize or args.compare is not None or args.compare_results is not None
-            or args.compare_iterations is not None or args.trace is not None):
-        raise CommandError("--results, --summarize, --compare and --trace go with --duplicate")
+            or args.compare_iterations is not None):
+        raise CommandError("--results, --summarize and --compare go with --duplicate")
     if args.jobs != 1:
         raise CommandError("--jobs goes with --duplicate (its deals are played in parallel; these games are not)")
     players = edition.check_players(args.players)

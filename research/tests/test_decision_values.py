@@ -1,4 +1,4 @@
-"""The decision-values tool (bots/decision_values.py): every legal decision valued, the heuristic's
+"""The decision-values tool (research/decision_values.py): every legal decision valued, the heuristic's
 regret measured against those values, the report's rows, and its command line."""
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ import json
 import engine
 import pytest
 
-from bots.decision_values import (ValuedPosition, heuristic_regret, main, read_records, report,
-                                  sample_positions, valuation_noise, value_decisions)
 from bots.cards.heuristic import decision_scores
+from research.decision_values import (ValuedPosition, heuristic_regret, main, read_records, report,
+                                      sample_positions, valuation_noise, value_decisions)
 
 # The last round of a match, the draw pile down to one card, seat 0 behind by 50: taking the card
 # ends the match lost, drawing from a discard pile plays on. Greedy's rule reads only the round's

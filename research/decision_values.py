@@ -6,12 +6,12 @@ searchmoves`), each from the same seed, so the decisions are compared on common 
 the heuristic's choice is scored by its regret: the best decision's value minus its own, in units
 of the search's reward. Where that regret sits (plays or draws, early or late in the round) is
 where the one-step improvement of the search over greedy comes from — what a better rollout policy
-would have to learn. docs/strength.md has the figures.
+would have to learn. research/notebook.md has the figures (seventh and eighth sessions).
 
-    python -m bots.decision_values generate -e classic --positions 3000 --worlds 1500 --seed 1 \\
+    python -m research.decision_values generate -e classic --positions 3000 --worlds 1500 --seed 1 \\
         --out values.jsonl
-    python -m bots.decision_values report values.jsonl
-    python -m bots.decision_values noise values.jsonl --positions 300 --seed 777000
+    python -m research.decision_values report values.jsonl
+    python -m research.decision_values noise values.jsonl --positions 300 --seed 777000
 
 >>> import engine
 >>> view = next(sample_positions("classic", seed=3, rate=1.0))
@@ -180,7 +180,7 @@ def _positive(text: str) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bots.decision_values", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m research.decision_values", description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
     gen = sub.add_parser("generate", help="sample positions and value their decisions (appends to --out)")
     gen.add_argument("--edition", "-e", default="classic", choices=EDITION_NAMES)

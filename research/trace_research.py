@@ -1,7 +1,7 @@
 """Traced positions searched again with other settings: how far a change to the searcher moves its
 decisions, measured in minutes on positions of real games instead of hours of matches.
 
-A strength run's search traces (bots/search_traces.py) hold side A's positions with the decision
+A strength run's search traces (research/search_traces.py) hold side A's positions with the decision
 its search made and the visits and mean reward of every root decision. `research` draws a seeded
 sample of them, lets each bot spec decide every sampled position afresh (a new bot per position:
 no tree is reused), and reports per spec how often it made the traced decision, what its decisions
@@ -9,20 +9,20 @@ lose by the traced search's values (its *regret*: the best traced value minus th
 made; a decision the traced search did not try counts as its worst), and how often any two specs
 agree. The same spec with two `Seed`s gives the search's own noise, the yardstick of the rest:
 
-    python -m bots.trace_research docs/results/classic-traces.jsonl.gz --positions 300 --kind plays \\
-        --spec ismcts:EarlyStop=always:Seed=1 --spec ismcts:EarlyStop=always:Seed=2 \\
-        --spec ismcts:EarlyStop=always:Seed=1:Exploration=50 --spec greedy
+    python -m research.trace_research research/results/classic-infer-traces.jsonl.gz --positions 300 \\
+        --kind plays --spec ismcts:EarlyStop=always:Seed=1 --spec ismcts:EarlyStop=always:Seed=2 \\
+        --spec ismcts:EarlyStop=always:Seed=1:Exploration=20 --spec greedy
 
 The traced values are the traced search's model of the game, so a lower regret says "nearer that
-search", not "stronger": what a change is worth in games, matches tell (docs/strength.md).
+search", not "stronger": what a change is worth in games, matches tell (research/notebook.md).
 
 >>> from bots.duplicate import play_pair
 >>> from bots.duplicate_results import RunConfig
 >>> from protocol.limits import Limits
->>> from bots.search_traces import TraceFile
+>>> from research.search_traces import TraceFile, search_trace
 >>> import os, tempfile
 >>> path = os.path.join(tempfile.mkdtemp(), "t.jsonl")
->>> pair = play_pair("classic", 3, "ismcts", "greedy", {"rounds": 1}, Limits(iterations=50), trace=True)
+>>> pair = play_pair("classic", 3, "ismcts", "greedy", {"rounds": 1}, Limits(iterations=50), observe=search_trace)
 >>> TraceFile(path).append(RunConfig("classic", {"rounds": 1, "max_turns": 300}, 2, "ismcts", "greedy", 50, None), pair)
 >>> table = research(path, ["greedy", "greedy"], positions=5, iterations=50)
 >>> table.positions, table.agreement[0][1], table.mean_reward
@@ -35,10 +35,10 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bots.decision_values import categories, draw_pile
 from bots.duplicate import make_bot
 from protocol.limits import Limits
-from bots.search_traces import TracedPosition, TraceFileError, positions, read_traces
+from research.decision_values import categories, draw_pile
+from research.search_traces import TracedPosition, TraceFileError, positions, read_traces
 
 KINDS = ("all", "plays", "draws")
 """Which traced positions to sample: every one, plays and discards, or draws."""
@@ -129,7 +129,7 @@ def research(path: str, specs: Sequence[str], positions: int, iterations: int = 
 
 def main(argv: list[str] | None = None) -> int:
     import argparse
-    parser = argparse.ArgumentParser(prog="python -m bots.trace_research", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m research.trace_research", description=__doc__.split("\n\n")[0])
     parser.add_argument("file", metavar="TRACES.jsonl[.gz]")
     parser.add_argument("--spec", action="append", required=True, help="a bot spec (name:Option=value:…); repeat")
     parser.add_argument("--positions", type=int, default=200, help="positions sampled (default 200)")

@@ -1,19 +1,21 @@
 """Search traces of duplicate runs: every game's decisions and, at each decision side A's search
 made, the visits and mean reward of every root decision — positions valued by the search, kept as
-a by-product of strength runs (`expeditions selfplay --duplicate --trace FILE.jsonl`), e.g. to
-learn a rollout policy from.
+a by-product of strength runs (research/record_traces.py), e.g. to learn a rollout policy from.
 
 One JSON line per game: the run's configuration (as in a results file, bots/duplicate_results.py),
 the deal, the game of the pair, side A's seats, the code version, `moves` (every decision of the
 game: with the deal they replay it exactly, so a position costs a few bytes, not a view's text)
-and `searches`, a list of `[ply, decisions, visits, values]`. `positions` rebuilds the traced
-positions.
+and `searches`, a list of `[ply, decisions, visits, values]`. `search_trace` records a game,
+`positions` rebuilds its traced positions, and the command prints where the search and greedy
+part ways (`summarize`):
+
+    python -m research.search_traces research/results/classic-infer-traces.jsonl.gz
 
 >>> import os, tempfile
 >>> from bots.duplicate import play_pair
 >>> from bots.duplicate_results import RunConfig
 >>> from protocol.limits import Limits
->>> pair = play_pair("classic", 3, "ismcts", "greedy", {"rounds": 1}, Limits(iterations=50), trace=True)
+>>> pair = play_pair("classic", 3, "ismcts", "greedy", {"rounds": 1}, Limits(iterations=50), observe=search_trace)
 >>> path = os.path.join(tempfile.mkdtemp(), "traces.jsonl")
 >>> config = RunConfig("classic", {"rounds": 1, "max_turns": 300}, 2, "ismcts", "greedy", 50, None)
 >>> TraceFile(path).append(config, pair)
@@ -32,11 +34,31 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import engine
-from bots.decision_values import CATEGORIES, categories
 from bots.duplicate import PairResult
 from bots.duplicate_results import RunConfig, json_line
+from bots.match import Observer
 from engine.errors import ExpeditionsError
+from protocol.policy import Policy
 from expeditions.provenance import code_version
+from research.decision_values import CATEGORIES, categories
+
+
+def search_trace(game: int, a_seats: list[int]) -> tuple[dict, Observer]:
+    """A game's trace and the `play_match` observer that fills it (a `GameObserver` of
+    bots/duplicate.py): after each decision of an A seat whose policy searched (it has a
+    `last_search` with root statistics, as ISMCTS does), the ply and, per root decision, its visits
+    and mean reward. With the game's `moves` (added when it ends) and the deal, every traced
+    position can be rebuilt (`positions`)."""
+    # "moves" first, filled by play_pair when the game ends: the lines read as they always have
+    trace: dict = {"game": game, "seats_a": a_seats, "moves": [], "searches": []}
+
+    def observe(ply: int, seat: int, policy: Policy) -> None:
+        report = getattr(policy, "last_search", None)
+        if seat in a_seats and report is not None and report.children:
+            ordered = sorted(report.children.items())
+            trace["searches"].append([ply, [d for d, _ in ordered], [v for _, (v, _) in ordered],
+                                      [round(q, 4) for _, (_, q) in ordered]])
+    return trace, observe
 
 
 class TraceFileError(ExpeditionsError, ValueError):
@@ -71,7 +93,7 @@ class TraceFile:
 
     def append(self, config: RunConfig, pair: PairResult) -> None:
         lines = [json.dumps({**config.as_json(), "deal": pair.seed, "code": code_version(), **trace},
-                            separators=(",", ":")) + "\n" for trace in pair.traces]
+                            separators=(",", ":")) + "\n" for trace in pair.records]
         data = "".join(lines).encode()
         if self.path.endswith(".gz"):
             data = gzip.compress(data)
@@ -184,7 +206,7 @@ class TraceSummary:
     unsearched: int = 0
     """Positions where the heuristic's decision was not among the searched root decisions."""
     by_category: dict[str, list] = field(default_factory=dict)
-    """Per kind of position (bots.decision_values.categories): [positions, agree, regret]."""
+    """Per kind of position (research.decision_values.categories): [positions, agree, regret]."""
 
     def line(self) -> str:
         n = max(1, self.positions)
@@ -233,7 +255,7 @@ def summarize(path: str | os.PathLike) -> TraceSummary:
 
 def main(argv: list[str] | None = None) -> int:
     import argparse
-    parser = argparse.ArgumentParser(prog="python -m bots.search_traces", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m research.search_traces", description=__doc__.split("\n\n")[0])
     parser.add_argument("files", nargs="+", metavar="FILE.jsonl")
     args = parser.parse_args(argv)
     for path in args.files:

@@ -1,12 +1,13 @@
-"""Speed and strength figures of the compiled heuristic (the greedy bot and the searcher's rollouts).
+"""Speed and strength figures of the compiled heuristic (the greedy bot and the searcher's rollouts):
+the research benchmark behind docs/bots.md's figures (the product's own is `expeditions bench`).
 
 Speed: heuristic playouts against random playouts of the same deals, interleaved in one run so
 that their ratio holds on a noisy machine. Strength: compiled duplicate matches (each deal played
 with the sides swapped) against the random policy or between weight sets.
 
-    python -m bots.benchmark -e classic                  # speed, single-round games
-    python -m bots.benchmark -e partners --deals 1000    # and strength against random
-    python -m bots.benchmark -e board --players 4        # board: single expeditions, 4 seats
+    python -m research.benchmark -e classic                  # speed, single-round games
+    python -m research.benchmark -e partners --deals 1000    # and strength against random
+    python -m research.benchmark -e board --players 4        # board: single expeditions, 4 seats
 
 >>> figures = heuristic_benchmark("classic", seconds=0.05)
 >>> figures["heuristic_rounds_per_s"] > 0
@@ -17,14 +18,14 @@ from __future__ import annotations
 import argparse
 import json
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 import engine
 from bots.heuristics import EDITIONS, duel, heuristic_playouts
 from engine._core import compiled_playouts
 
 
-def _best_rate(run, batch: int, seconds: float) -> tuple[float, float]:
+def _best_rate(run: Callable[[int, int], int], batch: int, seconds: float) -> tuple[float, float]:
     """(games/s, decisions/s) of the fastest of several batches: noise only ever slows a run down."""
     best_games = best_decisions = 0.0
     deadline = time.perf_counter() + seconds
@@ -76,7 +77,7 @@ def strength_against_random(edition: str, options: Mapping[str, object] | None =
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bots.benchmark", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m research.benchmark", description=__doc__.split("\n\n")[0])
     parser.add_argument("--edition", "-e", default="classic", choices=EDITIONS)
     parser.add_argument("--players", "-p", type=int, default=None, help="seats (board: 2, 3 or 4)")
     parser.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE",
