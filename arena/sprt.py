@@ -18,8 +18,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-PAIR_SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)
-"""Score of a pair of games (two games, 1/½/0 each, averaged) for each pentanomial cell."""
+from arena.statistics import pair_moments
 
 _NELO_SCALE = math.log(10) / 800
 
@@ -27,16 +26,6 @@ _NELO_SCALE = math.log(10) / 800
 def score_from_elo(elo: float) -> float:
     """Expected score of a player `elo` points stronger (logistic model)."""
     return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
-
-
-def pair_moments(pentanomial: Sequence[int]) -> tuple[int, float, float]:
-    """(pairs, mean pair score, variance of the pair score)."""
-    n = sum(pentanomial)
-    if n == 0:
-        return 0, 0.5, 0.0
-    mean = sum(c * s for c, s in zip(pentanomial, PAIR_SCORES)) / n
-    var = sum(c * (s - mean) ** 2 for c, s in zip(pentanomial, PAIR_SCORES)) / n
-    return n, mean, var
 
 
 MIN_PAIRS = 20

@@ -13,9 +13,9 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from arena.ratings import (EloEstimate, MultiRating, Rating, pair_estimate, pentanomial_index, plackett_luce,
-                           ranks_from_returns, rating_list)
+from arena.ratings import EloEstimate, MultiRating, Rating, pair_estimate, plackett_luce, rating_list
 from arena.record import GameRecord
+from arena.statistics import pentanomial_index, ranks_from_returns
 
 
 @dataclass

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 import engine
 from arena.config import TimeControl, TournamentConfig
-from arena.ratings import pentanomial_index
+from arena.statistics import pentanomial_index
 from arena.record import GameRecord
 from arena.referee import GameSetup
 from arena.runner import Runner

@@ -13,7 +13,7 @@ True
 """
 from bots.choice cimport best_scored
 from bots.heuristics cimport BotOps, bot_ops_for
-from engine._core cimport GameOps, MAX_LEGAL, Rng, rng_below, rng_unit
+from engine._core cimport GameOps, MAX_LEGAL, Rng, State, rng_below, rng_unit
 from protocol.decider cimport Decider
 
 
@@ -62,3 +62,35 @@ cdef class GreedyDecider(Decider):
             return allowed[rng_below(&self.rng, n)]
         b.score(state, allowed, n, scores)
         return best_scored(allowed, scores, n, &self.rng)
+
+
+def play_instant(State state, deciders) -> list:
+    """Plays `state` on to the end of the match, the seat to move deciding each time with its
+    compiled decider (`deciders[seat]`), straight from the full state and without building a view:
+    an instant bot reads only what the seat to move knows, so it decides as it would from that
+    seat's view (tests/test_arena_duplicate.py plays both ways). The state keeps its record.
+    Returns the decisions made, in order.
+
+    >>> import engine
+    >>> state = engine.new_game("classic", seed=5, rounds=1)
+    >>> moves = play_instant(state, [GreedyDecider(1), RandomDecider(2)])
+    >>> state.is_terminal(), len(moves) > 40
+    (True, True)
+    """
+    cdef const GameOps* ops = state.ops
+    cdef Decider decider
+    cdef int seat, d
+    table = list(deciders)
+    if len(table) != ops.num_seats(state.ptr) or not all(isinstance(x, Decider) for x in table):
+        raise ValueError(f"one compiled Decider a seat ({ops.num_seats(state.ptr)}), got {table!r}")
+    moves = []
+    seat = ops.to_move(state.ptr)
+    while seat >= 0:
+        decider = <Decider>table[seat]
+        d = decider.decide_c(ops, state.ptr)
+        if d < 0:
+            raise ValueError(f"{type(decider).__name__} cannot decide in {state.edition}")
+        state._apply(d, ops.reveal(state.ptr, d))
+        moves.append(d)
+        seat = ops.to_move(state.ptr)
+    return moves

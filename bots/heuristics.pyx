@@ -18,18 +18,13 @@ True
 """
 import random as _random
 
-from cpython.mem cimport PyMem_Malloc, PyMem_Free
-from libc.string cimport strcmp, memcpy
-from libc.stdint cimport uint64_t, int64_t
+from libc.string cimport strcmp
 
 from engine._core cimport State, GameOps, Rng, play_matches
 from engine.lostcities cimport LCState
-from bots.cards.heuristic cimport (HeurParams, lc_default_params, lc_greedy_decision,
-                                lc_greedy_decision_p, lc_score_decisions)
-from bots.cards.heuristic import EDITION_NAMES as LC_EDITIONS, check_params
+from bots.cards.heuristic cimport lc_default_params, lc_greedy_decision, lc_score_decisions
 from bots.board.heuristic cimport board_default_params, board_greedy_decision, board_score_decisions
 from engine.board cimport BoardStruct
-from bots.board.heuristic import versus as _board_versus
 
 
 cdef int _lc_decision(const void* s, Rng* rng, double epsilon) noexcept nogil:
@@ -131,82 +126,3 @@ def heuristic_playouts(State template, long games, seed, double epsilon=0.0) -> 
     policy.bot = _require(template)
     policy.epsilon = epsilon
     return play_matches(template, games, seed, _heuristic_playout, &policy)
-
-
-cdef enum:
-    SIDE_HEURISTIC = 0
-    SIDE_RANDOM = 1
-
-
-def duel(State template, long deals, seed, a=None, b=None, double epsilon=0.0) -> dict:
-    """Duplicate match between two players, in compiled code.
-
-    Card editions: each deal (seed + i, the template's edition and options) is played twice with
-    the sides swapped; side A is row/team 0 in the first game. A side is None (the heuristic with
-    default weights), a dict of weight overrides, or "random" (uniform random decisions). Returns
-    A's wins, draws, losses, its points share, the mean score margin, both sides' mean
-    scores and the number of decisions made. `board` (2-4 seats): see
-    `bots.board.heuristic.versus` (A's seat rotates over each deal, B takes every other seat).
-    """
-    _require(template)
-    if template.edition == "board":
-        return _board_versus(template, deals, seed, a, b, epsilon)
-    if template.edition not in LC_EDITIONS:
-        raise NotImplementedError(f"duel plays the Lost Cities card editions, not {template.edition}")
-    cdef HeurParams pa, pb
-    cdef int kind[2]
-    sides = []
-    for who in (a, b):
-        if isinstance(who, str) and who == "random":
-            sides.append((SIDE_RANDOM, check_params(template.edition, None)))
-        elif who is None or isinstance(who, dict):
-            sides.append((SIDE_HEURISTIC, check_params(template.edition, who)))
-        else:
-            raise TypeError(f"a side is None, a dict of weights or 'random', not {who!r}")
-    kind[0], pa = sides[0]
-    kind[1], pb = sides[1]
-    cdef const GameOps* ops = template.ops
-    cdef LCState* buf = <LCState*>PyMem_Malloc(ops.state_size)
-    if buf == NULL:
-        raise MemoryError()
-    cdef Rng rng
-    cdef uint64_t base = <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF)
-    cdef long i
-    cdef int swap, side, d, seat
-    cdef long wins = 0, draws = 0, losses = 0
-    cdef double margin = 0.0, diff, score_a = 0.0, score_b = 0.0
-    cdef int64_t decisions = 0
-    rng.x = base ^ <uint64_t>0x2545F4914F6CDD1DULL
-    try:
-        with nogil:
-            for i in range(deals):
-                for swap in range(2):
-                    memcpy(buf, template.ptr, ops.state_size)
-                    ops.reset(buf, base + <uint64_t>i)
-                    while ops.to_move(buf) >= 0:
-                        seat = ops.to_move(buf)
-                        side = (seat & 1) ^ swap  # row (team) 0 is side A in the first game
-                        if kind[side] == SIDE_RANDOM:
-                            d = ops.random_decision(buf, &rng)
-                        else:
-                            d = lc_greedy_decision_p(buf, &rng, epsilon, &pa if side == 0 else &pb)
-                        ops.apply(buf, d)
-                        decisions += 1
-                    diff = buf.totals[swap] - buf.totals[1 - swap]
-                    score_a += buf.totals[swap]
-                    score_b += buf.totals[1 - swap]
-                    margin += diff
-                    if diff > 0:
-                        wins += 1
-                    elif diff < 0:
-                        losses += 1
-                    else:
-                        draws += 1
-    finally:
-        PyMem_Free(buf)
-    games = 2 * deals
-    return {"games": games, "wins": wins, "draws": draws, "losses": losses,
-            "score": (wins + 0.5 * draws) / games if games else 0.0,
-            "margin": margin / games if games else 0.0,
-            "mean_a": score_a / games if games else 0.0, "mean_b": score_b / games if games else 0.0,
-            "decisions": decisions}

@@ -21,7 +21,8 @@ import time
 from collections.abc import Callable, Mapping
 
 import engine
-from bots.heuristics import EDITIONS, duel, heuristic_playouts
+from arena.duplicate import run_duplicate
+from bots.heuristics import EDITIONS, heuristic_playouts
 from engine._core import compiled_playouts
 
 
@@ -69,11 +70,11 @@ def heuristic_benchmark(edition: str, options: Mapping[str, object] | None = Non
 
 def strength_against_random(edition: str, options: Mapping[str, object] | None = None,
                             deals: int = 1000, seed: int = 1, players: int | None = None) -> dict:
-    """The heuristic against uniform random decisions, duplicate deals, in compiled code (board:
-    the heuristic in one seat, rotating, random in the others)."""
-    options = dict(options or {"rounds": 1})
-    template = engine.new_game(edition, seed=1, players=players, **options)
-    return duel(template, deals, seed, a=None, b="random")
+    """The greedy bot against the random bot on duplicate deals (board with 3-4 players: greedy in
+    one seat, rotating, random in the others), played in compiled code by their deciders."""
+    stats = run_duplicate(edition, deals, seed, "greedy", "random", dict(options or {"rounds": 1}), players=players)
+    return {"games": stats.games, "wins": stats.wins, "draws": stats.draws, "losses": stats.losses,
+            "score": stats.score, "margin": stats.margin}
 
 
 def main(argv: list[str] | None = None) -> int:

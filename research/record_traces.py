@@ -32,8 +32,9 @@ import sys
 from collections.abc import Callable, Mapping
 
 import engine
-from bots.duplicate import DuplicateStats, PairResult, make_bot, run_duplicate
-from bots.duplicate_results import ResultsFile, RunConfig
+from arena.duplicate import make_bot, run_duplicate
+from arena.statistics import DuplicateStats, PairResult
+from arena.duplicate_results import ResultsFile, RunConfig
 from protocol.limits import Limits
 from engine.errors import ExpeditionsError
 from expeditions.commands import CommandError
@@ -47,7 +48,7 @@ def record(edition: str, deals: int, seed: int, spec_a: str, spec_b: str, book: 
            jobs: int = 1, progress: Callable[[PairResult, DuplicateStats], None] | None = None) -> DuplicateStats:
     """Plays the deals seed, seed+1, … that `book` does not hold for this configuration, traces every
     game into `traces` and records every deal in `book` (module docstring); `progress` as in
-    bots.duplicate.run_duplicate."""
+    arena.duplicate.run_duplicate."""
     rules = engine.get_edition(edition)
     players = rules.check_players(players)
     limits = limits or Limits()

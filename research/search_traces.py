@@ -2,7 +2,7 @@
 made, the visits and mean reward of every root decision — positions valued by the search, kept as
 a by-product of strength runs (research/record_traces.py), e.g. to learn a rollout policy from.
 
-One JSON line per game: the run's configuration (as in a results file, bots/duplicate_results.py),
+One JSON line per game: the run's configuration (as in a results file, arena/duplicate_results.py),
 the deal, the game of the pair, side A's seats, the code version, `moves` (every decision of the
 game: with the deal they replay it exactly, so a position costs a few bytes, not a view's text)
 and `searches`, a list of `[ply, decisions, visits, values]`. `search_trace` records a game,
@@ -12,8 +12,8 @@ part ways (`summarize`):
     python -m research.search_traces research/results/classic-infer-traces.jsonl.gz
 
 >>> import os, tempfile
->>> from bots.duplicate import play_pair
->>> from bots.duplicate_results import RunConfig
+>>> from arena.duplicate import play_pair
+>>> from arena.duplicate_results import RunConfig
 >>> from protocol.limits import Limits
 >>> pair = play_pair("classic", 3, "ismcts", "greedy", {"rounds": 1}, Limits(iterations=50), observe=search_trace)
 >>> path = os.path.join(tempfile.mkdtemp(), "traces.jsonl")
@@ -34,9 +34,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import engine
-from bots.duplicate import PairResult
-from bots.duplicate_results import RunConfig, json_line
-from bots.match import Observer
+from arena.statistics import PairResult
+from arena.duplicate_results import RunConfig, json_line
+from arena.match import Observer
 from engine.errors import ExpeditionsError
 from protocol.policy import Policy
 from expeditions.provenance import code_version
@@ -45,7 +45,7 @@ from research.decision_values import CATEGORIES, categories
 
 def search_trace(game: int, a_seats: list[int]) -> tuple[dict, Observer]:
     """A game's trace and the `play_match` observer that fills it (a `GameObserver` of
-    bots/duplicate.py): after each decision of an A seat whose policy searched (it has a
+    arena/duplicate.py): after each decision of an A seat whose policy searched (it has a
     `last_search` with root statistics, as ISMCTS does), the ply and, per root decision, its visits
     and mean reward. With the game's `moves` (added when it ends) and the deal, every traced
     position can be rebuilt (`positions`)."""

@@ -16,8 +16,8 @@ agree. The same spec with two `Seed`s gives the search's own noise, the yardstic
 The traced values are the traced search's model of the game, so a lower regret says "nearer that
 search", not "stronger": what a change is worth in games, matches tell (research/notebook.md).
 
->>> from bots.duplicate import play_pair
->>> from bots.duplicate_results import RunConfig
+>>> from arena.duplicate import play_pair
+>>> from arena.duplicate_results import RunConfig
 >>> from protocol.limits import Limits
 >>> from research.search_traces import TraceFile, search_trace
 >>> import os, tempfile
@@ -35,7 +35,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bots.duplicate import make_bot
+from arena.duplicate import make_bot
 from protocol.limits import Limits
 from research.decision_values import categories, draw_pile
 from research.search_traces import TracedPosition, TraceFileError, positions, read_traces

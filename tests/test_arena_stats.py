@@ -1,14 +1,14 @@
-"""Ratings, SPRT and the schedule against hand-computed values and known cases."""
+"""Statistics, ratings, SPRT and the schedule against hand-computed values and known cases."""
 from __future__ import annotations
 
 import math
 
 import pytest
 
-from arena.ratings import (elo_from_score, game_estimate, pair_estimate, pentanomial_index, plackett_luce,
-                           ranks_from_returns, rating_list)
+from arena.ratings import elo_from_score, game_estimate, pair_estimate, plackett_luce, rating_list
 from arena.schedule import Schedule, deal_seed
 from arena.sprt import Sprt, parse_sprt
+from arena.statistics import pentanomial_index, ranks_from_returns
 
 
 def test_elo_of_a_score():
@@ -46,7 +46,7 @@ def test_pair_estimate_by_hand():
 
 def test_few_pairs_get_students_t_not_the_normal_interval():
     """Two pairs (one even, one won) estimate their spread badly: the interval must say so."""
-    from arena.ratings import t_cdf, t_quantile
+    from arena.statistics import t_cdf, t_quantile
 
     assert t_quantile(0.975, 1) == pytest.approx(12.7062, abs=1e-4)  # published t tables
     assert t_quantile(0.975, 4) == pytest.approx(2.7764, abs=1e-4)

@@ -10,10 +10,11 @@ import pytest
 import engine
 from board_positions import position
 from bots.board import heuristic as board_heuristic
-from bots.board.heuristic import check_params, decision_scores, default_params, versus
+from bots.board.heuristic import check_params, decision_scores, default_params
 from bots.greedy import GreedyPolicy
-from bots.heuristics import EDITIONS, duel, greedy_decision, heuristic_playouts
-from bots.match import play_match
+from arena.duplicate import run_duplicate
+from bots.heuristics import EDITIONS, greedy_decision, heuristic_playouts
+from arena.match import play_match
 from bots.random import RandomPolicy
 from bots.registry import make_policy
 
@@ -215,15 +216,15 @@ def test_greedy_beats_random(players):
 
 
 @pytest.mark.parametrize("players", PLAYERS)
-def test_compiled_match_against_random(players):
-    state = engine.new_game("board", seed=1, players=players, rounds=1)
-    result = duel(state, 40, seed=5, a=None, b="random")
-    assert result["games"] == 40 * players
-    assert result["score"] >= 0.95 and result["first_rate"] >= 0.9
+def test_duplicate_deals_against_random(players):
+    stats = run_duplicate("board", 40, 5, "greedy", "random", {"rounds": 1}, players=players)
+    assert stats.games == (80 if players == 2 else 40 * players)
+    assert stats.score >= 0.95 and (players == 2 or stats.first_rate >= 0.9)
 
 
-def test_match_of_equals_is_even_and_playouts_end():
+def test_equals_are_even_and_playouts_end():
+    stats = run_duplicate("board", 200, 9, "greedy", "greedy:Seed=1", {"rounds": 1}, players=2)
+    assert 0.4 < stats.score < 0.6
     state = engine.new_game("board", seed=1, players=2, rounds=1)
-    assert 0.4 < versus(state, 200, seed=9, a=None, b=None)["score"] < 0.6
     decisions = heuristic_playouts(state, 100, seed=3)
     assert 100 * 60 < decisions < 100 * 400  # ended by the bridges or the draw pile, not max_turns

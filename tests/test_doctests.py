@@ -11,10 +11,10 @@ MODULES = [
     "engine", "engine.errors", "engine.options", "engine.editions", "engine.view", "engine._core",
     "engine.lostcities", "engine.board", "engine.textfields", "engine.benchmark",
     "engine.reference", "engine.reference.board", "protocol.limits", "protocol.policy", "protocol.decider",
-    "bots.instant", "bots.random", "bots.registry", "bots.match", "bots.params", "bots.duplicate_results", "bots.duplicate",
+    "bots.instant", "bots.random", "bots.registry", "bots.params", "arena.match", "arena.duplicate_results", "arena.duplicate",
     "bots.deciders", "bots.heuristics", "bots.cards.heuristic", "bots.greedy",
     "expeditions.provenance", "expeditions.commands.common", "expeditions.commands.analyse", "expeditions.commands.deals",
-    "arena.config", "arena.record", "arena.ratings", "arena.report", "arena.review", "arena.schedule", "arena.sprt",
+    "arena.config", "arena.record", "arena.statistics", "arena.ratings", "arena.report", "arena.review", "arena.schedule", "arena.sprt",
     "arena.standings", "arena.store", "arena.play",
 ]
 README = Path(__file__).resolve().parent.parent / "README.md"

@@ -8,8 +8,9 @@ import json
 
 import pytest
 
-from bots.duplicate import PairResult, paired_difference, run_duplicate
-from bots.duplicate_results import ResultsFile, ResultsFileError, RunConfig
+from arena.duplicate import run_duplicate
+from arena.statistics import PairResult, paired_difference
+from arena.duplicate_results import ResultsFile, ResultsFileError, RunConfig
 from protocol.limits import Limits
 from expeditions.cli import main
 

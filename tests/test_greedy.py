@@ -7,9 +7,10 @@ import pytest
 
 import engine
 from bots.greedy import GreedyPolicy
-from bots.heuristics import EDITIONS, duel, greedy_decision, heuristic_playouts
+from arena.duplicate import run_duplicate
+from bots.heuristics import EDITIONS, greedy_decision, heuristic_playouts
 from bots.cards.heuristic import check_params, decision_scores, default_params
-from bots.match import play_match
+from arena.match import play_match
 from bots.random import RandomPolicy
 from bots.registry import make_policy
 from helpers import CARD_EDITIONS
@@ -266,16 +267,15 @@ def test_greedy_beats_random(edition):
 
 
 @pytest.mark.parametrize("edition", CARD_EDITIONS)
-def test_compiled_duel_against_random(edition):
-    state = engine.new_game(edition, seed=1, rounds=1)
-    result = duel(state, 100, seed=5, a=None, b="random")
-    assert result["games"] == 200 and result["score"] >= 0.95
+def test_duplicate_deals_against_random(edition):
+    stats = run_duplicate(edition, 100, 5, "greedy", "random", {"rounds": 1})
+    assert stats.games == 200 and stats.score >= 0.95
 
 
-def test_duel_of_equals_is_even_and_playouts_end():
+def test_equals_are_even_and_playouts_end():
+    stats = run_duplicate("classic", 300, 9, "greedy", "greedy:Seed=1", {"rounds": 1})
+    assert 0.4 < stats.score < 0.6
     state = engine.new_game("classic", seed=1, rounds=1)
-    result = duel(state, 300, seed=9)
-    assert 0.4 < result["score"] < 0.6
     decisions = heuristic_playouts(state, 200, seed=3)
     assert 200 * 44 < decisions < 200 * 300  # rounds end by the draw pile, not by max_turns
 

@@ -6,7 +6,7 @@ import importlib
 
 import pytest
 
-MODULES = ["bots.ismcts", "bots.ismcts_policy", "bots.duplicate", "bots.search_benchmark"]
+MODULES = ["bots.ismcts", "bots.ismcts_policy", "arena.duplicate", "bots.search_benchmark"]
 
 
 @pytest.mark.parametrize("name", MODULES)

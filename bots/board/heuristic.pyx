@@ -49,10 +49,9 @@ True
 from libc.string cimport memcpy
 from libc.stdint cimport uint64_t, int64_t
 
-from cpython.mem cimport PyMem_Malloc, PyMem_Free
 
 from bots.choice cimport best_scored
-from engine._core cimport State, GameOps, Rng, rng_below, rng_unit, exp_popcount, exp_ctz, MAX_LEGAL, MAX_SEATS
+from engine._core cimport State, Rng, rng_below, rng_unit, exp_popcount, exp_ctz, MAX_LEGAL, MAX_SEATS
 from engine.board cimport (BoardStruct, Cards, board_legal, board_apply, board_piece_score, cards_size,
                            NCOLOURS, NVALUES, NTYPES, NSTONES, NADVENTURERS, PILE_CAP, NONE,
                            D_PLAY_R, D_DISCARD, D_DRAW_DECK, D_DRAW_PILE, D_MOVE, D_MOVE_NONE,
@@ -751,74 +750,3 @@ def decision_scores(State state, params=None) -> list:
     board_score_decisions(s, &P, legal, n, scores)
     out = [(state.decision_to_text(legal[i]), scores[i]) for i in range(n)]
     return sorted(out, key=lambda pair: -pair[1])
-
-
-def versus(State template, long deals, seed, a=None, b="random", double epsilon=0.0) -> dict:
-    """Side A against side B in compiled code, the seat of A rotating over each deal.
-
-    Deal i (seed + i, the template's players and options) is played once per seat, with A in that
-    seat and B in every other. A side is None (the heuristic with default weights), a dict of
-    weight overrides, or "random". Returns the games, A's mean return (share of the other seats
-    beaten, a tie counting half), how often A ranked first alone, both sides' mean final points
-    (B: the mean over its seats) and the decisions made.
-
-    >>> import engine
-    >>> r = versus(engine.new_game("board", seed=1, players=2, rounds=1), 2, seed=1)
-    >>> r["games"]
-    4
-    """
-    cdef const BoardStruct* t = _board_state(template)
-    cdef BoardParams pa, pb
-    cdef int kind[2]
-    sides = []
-    for who in (a, b):
-        if isinstance(who, str) and who == "random":
-            sides.append((1, check_params(None, t.nseats)))
-        elif who is None or isinstance(who, dict):
-            sides.append((0, check_params(who, t.nseats)))
-        else:
-            raise TypeError(f"a side is None, a dict of weights or 'random', not {who!r}")
-    kind[0], pa = sides[0]
-    kind[1], pb = sides[1]
-    cdef const GameOps* ops = template.ops
-    cdef BoardStruct* buf = <BoardStruct*>PyMem_Malloc(sizeof(BoardStruct))
-    if buf == NULL:
-        raise MemoryError()
-    cdef Rng rng
-    cdef uint64_t base = <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF)
-    cdef long i
-    cdef int ns = t.nseats, seat_a, side, d, seat, o
-    cdef double ret[MAX_SEATS]
-    cdef double share = 0.0, score_a = 0.0, score_b = 0.0
-    cdef long firsts = 0
-    cdef int64_t decisions = 0
-    rng.x = base ^ <uint64_t>0x2545F4914F6CDD1DULL
-    try:
-        with nogil:
-            for i in range(deals):
-                for seat_a in range(ns):
-                    memcpy(buf, t, sizeof(BoardStruct))
-                    ops.reset(buf, base + <uint64_t>i)
-                    while ops.to_move(buf) >= 0:
-                        seat = ops.to_move(buf)
-                        side = 0 if seat == seat_a else 1
-                        if kind[side] == 1:
-                            d = ops.random_decision(buf, &rng)
-                        else:
-                            d = board_greedy_decision_p(buf, &rng, epsilon, &pa if side == 0 else &pb)
-                        ops.apply(buf, d)
-                        decisions += 1
-                    ops.returns(buf, ret)
-                    share += ret[seat_a]
-                    firsts += ret[seat_a] == 1.0
-                    score_a += buf.totals[seat_a]
-                    for o in range(ns):
-                        if o != seat_a:
-                            score_b += buf.totals[o] / <double>(ns - 1)
-    finally:
-        PyMem_Free(buf)
-    games = ns * deals
-    return {"games": games, "score": share / games if games else 0.0,
-            "firsts": firsts, "first_rate": firsts / games if games else 0.0,
-            "mean_a": score_a / games if games else 0.0, "mean_b": score_b / games if games else 0.0,
-            "decisions": decisions}

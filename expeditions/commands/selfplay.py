@@ -7,9 +7,10 @@ import os
 import signal
 import sys
 
-from bots.duplicate import DuplicateStats, make_bot, paired_difference, run_duplicate
-from bots.duplicate_results import ResultsFile, ResultsFileError, RunConfig
-from bots.match import play_match
+from arena.duplicate import make_bot, run_duplicate
+from arena.statistics import DuplicateStats, paired_difference
+from arena.duplicate_results import ResultsFile, ResultsFileError, RunConfig
+from arena.match import play_match
 from protocol.limits import Limits
 from bots.registry import POLICIES
 from expeditions.commands import CommandError

@@ -10,7 +10,7 @@ except an unfinished last line (a run killed while writing it), which holds no r
 cut off with a notice.
 
 >>> import os, tempfile
->>> from bots.duplicate import PairResult
+>>> from arena.statistics import PairResult
 >>> config = RunConfig("classic", {"rounds": 1}, 2, "greedy", "random", None, None)
 >>> path = os.path.join(tempfile.mkdtemp(), "results.jsonl")
 >>> book = ResultsFile(path)
@@ -25,7 +25,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from bots.duplicate import PairResult
+from arena.statistics import PairResult
 from engine.errors import ExpeditionsError
 from expeditions.provenance import code_version
 

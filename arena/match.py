@@ -1,9 +1,11 @@
 """Plays a game between in-process policies, each seeing only its own seat's view.
 
-Used by `expeditions selfplay` and by strength measurements; the arena plays the same games
-between external processes through the protocol.
+Used by `expeditions selfplay` and its duplicate runs (arena/duplicate.py); the arena plays the
+same games between external processes through the protocol. Where every seat is an instant bot
+(random, greedy), the game is played in compiled code by their deciders: the same decisions,
+without a view built for each.
 
->>> from bots.match import play_match
+>>> from arena.match import play_match
 >>> from bots.random import RandomPolicy
 >>> r = play_match("classic", 5, [RandomPolicy(1), RandomPolicy(2)], {"rounds": 1})
 >>> len(r.scores), r.decisions > 0
@@ -15,6 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import engine
+from bots.deciders import play_instant
 from protocol.limits import Limits
 from protocol.policy import Policy
 
@@ -52,15 +55,19 @@ def play_match(edition: str, seed: int, policies: Sequence[Policy], options: Map
     for seat, policy in enumerate(policies):
         policy.new_game(edition, resolved, state.num_seats, seat)
     limits = limits or Limits()
-    moves: list[int] = []
-    while not state.is_terminal():
-        seat = state.to_move
-        view = state.view(seat)
-        decision = policies[seat].choose(view, limits)
-        state.apply(decision)
-        if observer is not None:
-            observer(len(moves), seat, policies[seat])
-        moves.append(decision)
+    deciders = [policy.fast_decider for policy in policies]
+    if observer is None and not limits.searchmoves and all(d is not None for d in deciders):
+        moves = play_instant(state, deciders)  # instant bots: the whole game in compiled code
+    else:
+        moves = []
+        while not state.is_terminal():
+            seat = state.to_move
+            view = state.view(seat)
+            decision = policies[seat].choose(view, limits)
+            state.apply(decision)
+            if observer is not None:
+                observer(len(moves), seat, policies[seat])
+            moves.append(decision)
     scores, returns = state.scores(), state.returns()
     for seat, policy in enumerate(policies):
         policy.game_over(" ".join(map(str, scores)))

@@ -1,7 +1,9 @@
 """Duplicate matches: pairs with the sides swapped, and rotations where every seat plays alone."""
 import pytest
 
-from bots.duplicate import places, play_pair, run_duplicate
+from arena.duplicate import make_bot, play_pair, run_duplicate
+from arena.match import play_match
+from arena.statistics import places
 
 
 def test_a_pair_swaps_the_sides() -> None:
@@ -59,3 +61,18 @@ def test_an_observer_records_every_game_and_progress_sees_the_records(jobs: int)
             assert sum(record["decisions"].values()) == len(record["moves"]) > 0
     assert sorted(p.seed for p in seen) == [5, 6]
     assert all(p.records == () for p in stats.pairs)  # let go once shown: they can be large
+
+
+@pytest.mark.parametrize("edition, players, seats", [("classic", None, 2), ("partners", None, 4), ("expedition", None, 2),
+                                                     ("board", 2, 2), ("board", 4, 4)])
+def test_instant_bots_play_the_same_games_in_compiled_code(edition, players, seats) -> None:
+    """The compiled path (each seat's decider on the full state) makes every decision the views
+    would: an observer forces the views, game for game."""
+    specs = ["greedy", "random", "greedy:Epsilon=30", "random:Seed=4"][:seats]
+    for seed in range(3):
+        fast = play_match(edition, seed, [make_bot(spec, seed) for spec in specs], {"rounds": 1}, players=players)
+        seen: list[int] = []
+        slow = play_match(edition, seed, [make_bot(spec, seed) for spec in specs], {"rounds": 1}, players=players,
+                          observer=lambda ply, seat, policy: seen.append(ply))
+        assert fast.moves == slow.moves and fast.final_position == slow.final_position
+        assert len(seen) == slow.decisions > 0
