@@ -13,6 +13,7 @@ MODULES = [
     "engine.lostcities",
     "engine.board",
     "bots.cards.heuristic",
+    "bots.cards.inference",
     "bots.board.heuristic",
     "bots.heuristics",
     "bots.inference",

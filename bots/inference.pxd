@@ -1,9 +1,6 @@
-# Opponent modelling for the searcher: a posterior over the worlds of a view, from what the other
-# seats chose to do. See bots/inference.pyx.
-from libc.stdint cimport uint8_t
-
+# Opponent models for the searcher: a posterior over the worlds of a view, from what the other
+# seats chose to do, sampled by Metropolis-Hastings chains. See bots/inference.pyx.
 from engine._core cimport Rng, State
-from engine.lostcities cimport LCState, CardSet
 
 cdef enum:
     LATENT_BYTES = 128    # room for any model's latent state (the card model's: 80 slots + a hand)
@@ -21,37 +18,6 @@ ctypedef struct WorldModel:
     # writes the latent state's world into `world` (a copy of the view's state); what the
     # likelihood does not depend on (the draw pile's order, future deals) is drawn from rng
     void (*realize)(const void* data, const void* latent, void* world, Rng* rng) noexcept nogil
-
-# One observed turn of the opponent (card editions): the play or discard, then the draw.
-ctypedef struct OppTurn:
-    int play              # the decision (a play or a discard)
-    int card              # its card type
-    int draw              # the draw decision
-    int drawn             # the card type drawn from a discard pile, -1 for the draw pile
-    int slot              # the latent slot of a card drawn from the draw pile, else -1
-    int draw_choices      # legal decisions at the draw (1: nothing to learn)
-    CardSet known_after   # the opponent's publicly known cards after the turn
-
-# The card model's latent state: the opponent's starting hand, the cards it drew from the draw
-# pile, then the draw pile, as card types in slots; and the opponent's hand now (derived).
-ctypedef struct CardLatent:
-    uint8_t slot[80]
-    CardSet hand          # set by the likelihood, which plays the history forward
-
-ctypedef struct CardModel:
-    int edition
-    int seat              # the searching seat
-    int opp               # the modelled seat
-    int nturns
-    int hand_size         # slots [0, hand_size): the opponent's starting hand
-    int ndraws            # slots [hand_size, hand_size + ndraws): its draws from the draw pile
-    int nslots            # then the draw pile now, to nslots
-    double noise          # share of the opponent's decisions modelled as uniformly random
-    double inv_temp       # 1 / softmax temperature, in points of the heuristic's scores
-    OppTurn* turns        # chronological
-    LCState* before_play  # per turn: the public state as the opponent was to play
-    LCState* before_draw  # per turn: the public state as the opponent was to draw
-
 
 cdef inline bint impossible(double loglik) noexcept nogil:
     """Whether a log-likelihood says the latent state contradicts what was observed."""
@@ -72,9 +38,8 @@ cdef void chain_step(Chain* ch, Rng* rng) noexcept nogil
 cdef void chain_world(const Chain* ch, void* world, Rng* rng) noexcept nogil
 
 
-cdef class Inference:
+# One view's model, as the Python object that owns it; editions subclass it.
+cdef class OpponentModel:
     cdef WorldModel face
-    cdef CardModel card
     cdef object _template     # the view's state (for its type and GameOps)
-    cdef int _allocate(self, int turns) except -1
-    cdef int _latent_of(self, State world, seed, CardLatent* x) except -1
+    cdef int _latent_of(self, State world, seed, void* latent) except -1

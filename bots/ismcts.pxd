@@ -59,7 +59,7 @@ cdef class Tree:
     cdef int32_t count
     cdef char* root_state
     cdef char* work
-    cdef object inference     # the opponent model of this search (bots.inference.Inference) or None
+    cdef object inference     # the opponent model of this search (bots.inference.OpponentModel) or None
     cdef const WorldModel* model  # its compiled face, NULL: uniform determinizations
     cdef Chain* chains        # Metropolis-Hastings chains over the model's worlds, used in turn
     cdef int nchains

@@ -29,7 +29,7 @@ from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 from engine._core cimport State, GameOps, Rng, rng_below, rng_next, MAX_LEGAL, MAX_SEATS
 from bots.heuristics cimport BotOps, bot_ops_for
-from bots.inference cimport Inference, Chain, chain_start, chain_step, chain_world
+from bots.inference cimport OpponentModel, Chain, chain_start, chain_step, chain_world
 
 cdef extern from *:
     """
@@ -213,7 +213,7 @@ cdef class Tree:
         self.count = 0
         return 0
 
-    def begin(self, State state, int seat, seed, int rounds_after=-1, bint keep=False, Inference inference=None,
+    def begin(self, State state, int seat, seed, int rounds_after=-1, bint keep=False, OpponentModel inference=None,
               int chains=8, int chain_steps=1, int burn_in=500, only=None) -> None:
         """Starts a search for `seat` (to move) from `state`, a position consistent with its view.
 

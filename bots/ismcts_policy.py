@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bots.deciders import GreedyDecider
-from bots.inference import card_inference
+from bots.cards.inference import card_inference
 from bots.ismcts import MAX_NODES, NODE_BYTES, Tree, monotonic_ns
 from protocol.limits import Limits, decision_budget_ms
 from protocol.policy import InfoCallback, Policy, PolicyOption, allowed_decisions

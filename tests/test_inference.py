@@ -1,4 +1,5 @@
-"""The opponent model (bots/inference.pyx): its replay of the round, its likelihood, its chain.
+"""The card family's opponent model (bots/cards/inference.pyx, over the chains of bots/inference.pyx):
+its replay of the round, its likelihood, its chain.
 
 The model replays the view's masked history from the start of the round to get the public position
 at each of the opponent's decisions — differential-tested here against the referee's own positions —
@@ -17,7 +18,7 @@ from hypothesis import strategies as st
 
 import engine
 from bots.greedy import GreedyPolicy
-from bots.inference import card_inference
+from bots.cards.inference import card_inference
 from bots.ismcts import Tree
 from engine.lostcities import _card_list
 

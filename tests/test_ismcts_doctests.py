@@ -6,7 +6,8 @@ import importlib
 
 import pytest
 
-MODULES = ["bots.ismcts", "bots.ismcts_policy", "arena.duplicate", "bots.search_benchmark"]
+MODULES = ["bots.ismcts", "bots.ismcts_policy", "bots.inference", "bots.cards.inference", "arena.duplicate",
+           "bots.search_benchmark"]
 
 
 @pytest.mark.parametrize("name", MODULES)
