@@ -25,12 +25,12 @@ from libc.string cimport strcmp, memcpy
 from libc.stdint cimport uint64_t, int64_t
 
 from engine._core cimport State, GameOps, Rng, play_matches
-from engine.lostcities cimport LCState
+from engine.cards.rules cimport LCState
 from bots.lc_heuristic cimport (HeurParams, lc_default_params, lc_evaluate, lc_greedy_decision,
                                 lc_greedy_decision_p, lc_score_decisions)
 from bots.lc_heuristic import EDITION_NAMES as LC_EDITIONS, check_params
 from bots.board_heuristic cimport board_default_params, board_evaluate, board_greedy_decision, board_score_decisions
-from engine.board cimport BoardStruct
+from engine.board.rules cimport BoardStruct
 from bots.board_heuristic import versus as _board_versus
 
 

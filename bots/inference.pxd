@@ -3,7 +3,7 @@
 from libc.stdint cimport uint8_t
 
 from engine._core cimport Rng, State
-from engine.lostcities cimport LCState, CardSet
+from engine.cards.rules cimport LCState, CardSet
 
 cdef enum:
     LATENT_BYTES = 128    # room for any model's latent state (the card model's: 80 slots + a hand)

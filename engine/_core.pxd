@@ -101,6 +101,7 @@ cdef inline int turns_left_of(bint before_play, int deck_n, int turn_cap, int to
 cdef enum:
     MAX_SEATS = 4
     MAX_LEGAL = 512
+    MAX_OPTIONS = 8
 
 
 # One edition's rules as plain C functions over an opaque state of `state_size` bytes.
@@ -125,6 +126,9 @@ ctypedef struct GameOps:
     # The mover's decision as `viewer` sees it: the decision itself, or -1 when it is hidden from
     # viewer (a pass between opponents in partners). NULL: every decision is public.
     int (*observe)(const void* s, int viewer, int decision) noexcept nogil
+    # The values of the edition's rule options in the order of its OptionSpecs (at most
+    # MAX_OPTIONS); returns how many.
+    int (*options)(const void* s, int* out) noexcept nogil
 
 
 cdef void rank_returns(int nseats, const int* team, const double* key, double* out) noexcept nogil
@@ -135,6 +139,14 @@ cdef int random_playout(const GameOps* ops, void* s, Rng* rng) noexcept nogil
 ctypedef int (*PlayoutFn)(const GameOps* ops, void* s, Rng* rng, const void* policy) noexcept nogil
 
 cdef object play_matches(State template, long games, object seed, PlayoutFn playout, const void* policy)
+
+
+# One edition's GameOps as a Python object: what an edition's record carries, and how Cython code
+# anywhere reaches the table (`(<Rules>edition.rules).ops`).
+cdef class Rules:
+    cdef const GameOps* ops
+
+cdef Rules rules_of(const GameOps* ops)
 
 
 cdef class State:

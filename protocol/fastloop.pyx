@@ -24,10 +24,12 @@ from posix.unistd cimport read, write
 
 from bots.deciders cimport Decider
 from engine._core cimport GameOps
-from engine.lostcities cimport LCState, N_EDITIONS, lc_load_view, lc_ops
+from engine.cards.rules cimport LCState, N_EDITIONS, lc_ops
+from engine.cards.notation cimport lc_load_view
 
 import engine
-from engine.lostcities import EDITION_NAMES, _DECISION_TEXT
+from engine.cards.notation import DECISION_TEXT
+from engine.cards.rules import EDITION_NAMES
 from protocol.messages import MAX_LINE_BYTES
 from protocol.server import NO_LIMITS, game_key, parse_go_cached, seat_lists_error
 
@@ -76,7 +78,7 @@ cdef class FastLoop:
         self.server = server
         self.decider = decider
         self.out_fd = out_fd
-        self.texts = [[(t or "?").encode("ascii") + b"\n" for t in _DECISION_TEXT[e]] for e in range(N_EDITIONS)]
+        self.texts = [[(t or "?").encode("ascii") + b"\n" for t in DECISION_TEXT[e]] for e in range(N_EDITIONS)]
         self.editions = 0
         for e in range(N_EDITIONS):
             if EDITION_NAMES[e] in server.editions:

@@ -115,7 +115,7 @@ def test_views_parse_alike(edition):
 @pytest.mark.parametrize("edition", CARD_EDITIONS)
 def test_fast_view_scanner_agrees_with_the_field_reader(edition):
     """The one-pass C scanner and the field-by-field reader build the same position."""
-    from engine.lostcities import CardState
+    from engine.cards.state import CardState
     for seed in range(150):
         state = engine.new_game(edition, seed=seed, rounds=2)
         rng = random.Random(seed)
