@@ -102,7 +102,14 @@ cdef enum:
     MAX_SEATS = 4
     MAX_LEGAL = 512
     MAX_OPTIONS = 8
+    MAX_DECISION_TEXT = 16
 
+
+# An edition's compiled notation, for loops that answer views without Python objects: reads a
+# view into a state (`state_size` bytes) and its seat, returns 1, raises NotationError on a bad view;
+# writes the text of a decision (at most MAX_DECISION_TEXT characters), returns its length.
+ctypedef int (*LoadView)(const char* text, Py_ssize_t n, void* s, int* seat) except -1
+ctypedef int (*DecisionText)(const void* s, int decision, char* out) noexcept nogil
 
 # One edition's rules as plain C functions over an opaque state of `state_size` bytes.
 # Decisions are small non-negative integers below `num_decision_ids`.
@@ -129,6 +136,9 @@ ctypedef struct GameOps:
     # The values of the edition's rule options in the order of its OptionSpecs (at most
     # MAX_OPTIONS); returns how many.
     int (*options)(const void* s, int* out) noexcept nogil
+    # The edition's compiled notation, NULL where it has none (its Python face reads and writes).
+    LoadView load_view
+    DecisionText decision_text
 
 
 cdef void rank_returns(int nseats, const int* team, const double* key, double* out) noexcept nogil

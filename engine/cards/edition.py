@@ -8,9 +8,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 from engine.cards.rules import EDITION_NAMES, OPTION_SPECS, RULES, SEATS
-from engine.cards.state import CardState, new_state
+from engine.cards.state import CardState, new_state, read_position, read_view
 from engine.edition import Edition, Ref, SearchDefaults, TurnShape
 from engine.options import OptionSpec
 
@@ -37,8 +38,8 @@ def _record(index: int, title: str, search: SearchDefaults, opponent_model: Ref 
         rules=RULES[index],
         state_type=CardState,
         new=_dealer(name),
-        from_text=CardState.from_text,
-        parse_view=lambda text: CardState.parse_view(text, raw_history=True),
+        from_text=partial(read_position, edition=index),
+        parse_view=partial(read_view, edition=index),
         turn=TURN,
         search=search,
         quick_options={"rounds": 1},

@@ -3,7 +3,7 @@
 # helpers are inline.
 from libc.stdint cimport uint8_t, uint16_t, int16_t, int32_t, uint64_t
 
-from engine._core cimport Rng, GameOps, exp_popcount, exp_ctz, MAX_SEATS
+from engine._core cimport Rng, GameOps, LoadView, DecisionText, exp_popcount, exp_ctz, MAX_SEATS
 
 # ----- per-edition facts ------------------------------------------------------------------------
 
@@ -163,3 +163,4 @@ cdef void lc_blank(LCState* s, int edition, const int* options) noexcept nogil
 cdef int lc_options(const void* sp, int* out) noexcept nogil
 cdef void lc_reset(void* sp, uint64_t seed) noexcept nogil
 cdef const GameOps* lc_ops(int edition) noexcept nogil
+cdef void lc_set_notation(int edition, LoadView load_view, DecisionText decision_text) noexcept

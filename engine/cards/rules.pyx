@@ -21,8 +21,8 @@ are equal bytes.
 from libc.string cimport memset, memcpy
 from libc.stdint cimport uint8_t, uint64_t
 
-from engine._core cimport (GameOps, Rng, rng_next, rng_below, rules_of, exp_popcount, exp_ctz, exp_select,
-                           rank_returns, MAX_SEATS)
+from engine._core cimport (GameOps, LoadView, DecisionText, Rng, rng_next, rng_below, rules_of, exp_popcount,
+                           exp_ctz, exp_select, rank_returns, MAX_SEATS)
 
 from engine.options import OptionSpec
 
@@ -641,6 +641,13 @@ cdef GameOps OPS[N_EDITIONS]
 cdef const GameOps* lc_ops(int edition) noexcept nogil:
     """The rules table of card edition `edition` (0 classic, 1 partners, 2 expedition)."""
     return &OPS[edition]
+
+
+cdef void lc_set_notation(int edition, LoadView load_view, DecisionText decision_text) noexcept:
+    """Completes an edition's table with its compiled notation: engine/cards/notation.pyx calls it
+    at import (the rules know no text)."""
+    OPS[edition].load_view = load_view
+    OPS[edition].decision_text = decision_text
 
 
 cdef void _build_ops(int e, const char* name):

@@ -10,13 +10,12 @@ decisions as text, its history and its picture (the notation itself is engine/ca
 from libc.string cimport memset
 from libc.stdint cimport uint64_t
 
-from engine._core cimport State, turns_left_of
+from engine._core cimport State, turns_left_of, MAX_OPTIONS
 from engine.cards.rules cimport *
-from engine.cards.notation cimport (_format_set, _format_stack, _pile_letter, _set_from_list, _write_position,
-                                    lc_read_position, lc_read_view)
+from engine.cards.notation cimport lc_parse, lc_write
 
 from engine.cards.notation import (CARD_INDEX, CARD_TEXT, COLOURS, DECISION_EXPECTED, DECISION_INDEX,
-                                   DECISION_TEXT, PHASES, card_list)
+                                   DECISION_TEXT, PHASES, PILE_LETTERS, card_list)
 from engine.cards.rules import EDITION_NAMES, OPTION_SPECS
 from engine.errors import NotationError
 from engine.options import resolve_options
@@ -77,7 +76,7 @@ cdef class CardState(State):
     @property
     def options(self) -> dict:
         """The rule options of the match, by name."""
-        cdef int values[8]
+        cdef int values[MAX_OPTIONS]
         cdef int n = lc_options(self.ptr, values)
         return {spec.name: values[k] for k, spec in enumerate(OPTION_SPECS[_lc(self).edition][:n])}
 
@@ -196,7 +195,7 @@ cdef class CardState(State):
         piles = []
         for k in range(c.npiles):
             cards = [texts[s.piles[k * c.pile_cap + i]] for i in range(s.pile_n[k])]
-            piles.append(f"{_pile_letter(e, k)}: {' '.join(cards[max(0, len(cards) - 4):]) or '-'}" + (" …" if len(cards) > 4 else ""))
+            piles.append(f"{PILE_LETTERS[e][k]}: {' '.join(cards[max(0, len(cards) - 4):]) or '-'}" + (" …" if len(cards) > 4 else ""))
         lines.append("piles  " + "  |  ".join(piles))
         for row in range(c.nrows):
             cells = []
@@ -221,86 +220,57 @@ cdef class CardState(State):
     # ----- positions -----------------------------------------------------------------------
     def to_text(self) -> str:
         """The full position (referee view); `from_text(to_text())` gives it back exactly."""
-        return _write_position(_lc(self), -1, self._history)
+        return lc_write(_lc(self), -1, self._history)
 
     def view_text(self, int seat) -> str:
         """What `seat` knows, with the masked history of the current round."""
         self._check_seat(seat)
-        return _write_position(_lc(self), seat, self._history)
+        return lc_write(_lc(self), seat, self._history)
 
     def view(self, int seat):
         """The seat's view as an `engine.View`."""
         from engine.view import View
         return View.from_text(self.view_text(seat))
 
-    def _format(self, int viewer) -> str:
-        """The text of the position (viewer < 0) or of viewer's view, field by field in Python:
-        the readable statement of the notation, which the one-pass writer in C
-        (`_write_position`) must match (tests compare them)."""
-        cdef LCState* s = _lc(self)
-        cdef int e = s.edition, k
-        cdef const LCConfig* c = lc_config(e)
-        out = [EDITION_NAMES[e], f"rounds={s.rounds}", f"max_turns={s.max_turns}"]
-        if e == ED_EXPEDITION:
-            out.append(f"cost={s.cost}")
-        if viewer >= 0:
-            out.append(f"seat={viewer}")
-        out.append(f"round={s.round + 1}/{s.rounds}")
-        out.append(f"starter={s.starter}")
-        out.append(f"turn={s.turn}")
-        out.append(f"phase={PHASES[s.phase]}")
-        out.append("to_move=" + ("-" if s.phase == PH_OVER else str(s.to_move)))
-        out.append("nodraw=" + ("." if s.nodraw == NONE else _pile_letter(e, s.nodraw)))
-        out.append("totals=" + "/".join(str(s.totals[k]) for k in range(c.nrows)))
-        hands = []
-        for k in range(c.nseats):
-            if viewer < 0 or k == viewer:
-                hands.append(_format_set(e, &s.hand[k]))
-            else:
-                seen = &s.pknown[k] if (c.passes and k == (viewer + 2) % 4) else &s.known[k]
-                hidden = cs_size(&s.hand[k]) - cs_size(seen)
-                text = _format_set(e, seen) if seen.any else ""
-                text += f"?{hidden}" if hidden else ""
-                hands.append(text or "-")
-        out.append("hands=" + "/".join(hands))
-        out.append("rows=" + "/".join(_format_set(e, &s.rows[k]) for k in range(c.nrows)))
-        out.append("piles=" + "/".join(_format_stack(e, &s.piles[k * c.pile_cap], s.pile_n[k])
-                                       for k in range(c.npiles)))
-        out.append("deck=" + (str(s.deck_n) if viewer >= 0 else _format_stack(e, s.deck, s.deck_n)))
-        out.append("known=" + "/".join(_format_set(e, &s.known[k]) for k in range(c.nseats)))
-        if c.passes:
-            out.append("pknown=" + "/".join(
-                "?" if viewer >= 0 and (k & 1) != (viewer & 1) else _format_set(e, &s.pknown[k])
-                for k in range(c.nseats)))
-            out.append("tknown=" + "/".join(_format_set(e, &s.tknown[k]) for k in range(c.nrows)))
-        if viewer < 0:
-            out.append(f"rng={s.rng:016x}")
-        else:
-            out.append("history=" + (",".join(self.history(viewer)) or "-"))
-        return " ".join(out)
-
     @classmethod
     def from_text(cls, str text) -> CardState:
         """Parses a full position; raises NotationError naming the bad field."""
-        cdef LCState s
-        lc_read_position(text, &s)
-        return _card_state(cls, &s)
+        return read_position(text, -1, cls)
 
     @classmethod
-    def parse_view(cls, str text, bint fast=True, bint raw_history=False):
-        """Parses a view: (a position consistent with it, the seat, the history as text).
+    def parse_view(cls, str text) -> tuple:
+        """Parses a view: (a position consistent with it, the seat, the history as its text:
+        comma-separated, `-` for none).
 
         The position deals the cards the seat cannot see in canonical order; determinize it
-        (State.determinized) to sample one at random. Views as the engine writes them are read
-        by a single pass in C; anything else (and every error) goes through the field-by-field
-        reader, which names what is wrong. `fast=False` forces the latter (tests compare them).
-        With `raw_history` the history comes back as its text (comma-separated, `-` for none), for
-        callers that split it only when they need it.
+        (State.determinized) to sample one at random.
         """
-        cdef LCState s
-        cdef int seat = 0
-        history = lc_read_view(text, &s, &seat, fast, raw_history)
-        return _card_state(cls, &s), seat, history
+        return read_view(text, -1, cls)
+
+
+def read_position(str text, int edition=-1, type cls=CardState) -> CardState:
+    """Parses a full position of card edition `edition` (its index; -1: any) as a `cls`.
+
+    >>> import engine
+    >>> read_position(engine.new_game("partners", seed=1).to_text(), 1).edition
+    'partners'
+    >>> read_position(engine.new_game("partners", seed=1).to_text(), 0)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    engine.errors.NotationError: not a classic position: 'partners' (expected classic)
+    """
+    cdef LCState s
+    cdef int seat
+    lc_parse(text, &s, &seat, edition, False)
+    return _card_state(cls, &s)
+
+
+def read_view(str text, int edition=-1, type cls=CardState) -> tuple:
+    """Parses a view of card edition `edition` (-1: any): (state, seat, history text)."""
+    cdef LCState s
+    cdef int seat = 0
+    history = lc_parse(text, &s, &seat, edition, True)
+    return _card_state(cls, &s), seat, history
 
 
 cdef CardState _card_state(type cls, LCState* s):
@@ -319,7 +289,7 @@ def new_state(str edition, seed, options) -> CardState:
         raise ValueError(f"not a card edition: {edition!r}")
     cdef int e = EDITION_NAMES.index(edition)
     cdef LCState s
-    cdef int values[8]
+    cdef int values[MAX_OPTIONS]
     specs = OPTION_SPECS[e]
     opts = resolve_options(specs, options, edition)
     for k, spec in enumerate(specs):
@@ -339,12 +309,14 @@ def expedition_score(str edition, cards, cost=None) -> int:
     cdef LCState s
     memset(&s, 0, sizeof(LCState))
     s.edition = e
-    s.cost = (0 if e == ED_EXPEDITION else 20) if cost is None else cost
+    s.cost = (OPTION_SPECS[e][2].default if e == ED_EXPEDITION else FIXED_COST) if cost is None else cost
     cols = set()
     for card in cards:
         (t,) = card_list(e, card, "cards")
+        if cs_count(&s.rows[0], lc_config(e), t) >= lc_config(e).copies[t]:
+            raise NotationError("cards: more copies than the deck has", token=card)
         cols.add(lc_config(e).colour[t])
-        _set_from_list(e, [t], &s.rows[0], "cards")
+        cs_add(&s.rows[0], lc_config(e), t)
     if len(cols) > 1:
         raise ValueError("an expedition holds cards of one colour")
     return lc_expedition_score(&s, 0, cols.pop()) if cols else 0
