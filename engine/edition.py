@@ -1,9 +1,9 @@
 """The record of one edition: everything the layers above the engine need to know about it.
 
 An edition's family (a folder `engine/<family>/`) fills one `Edition` per edition in its
-`edition.py`; `engine.editions` finds them. Nothing outside a family's files names an edition:
-the searcher, the protocol, the arena and the command line read its facts here (as
-python-chess's variant classes carry their own facts).
+`edition.py`; `engine.editions` finds them. The searcher, the protocol, the arena and the command
+line are to read an edition's facts here instead of comparing its name (as python-chess's variant
+classes carry their own facts).
 
 >>> import engine
 >>> ed = engine.get_edition("expedition")

@@ -21,7 +21,7 @@ from cpython.unicode cimport PyUnicode_AsUTF8AndSize
 from libc.string cimport memchr, memcmp, memcpy, memset
 from libc.stdint cimport uint8_t, uint64_t
 
-from engine._core cimport GameOps, exp_ctz, MAX_OPTIONS, MAX_SEATS
+from engine._core cimport exp_ctz, MAX_OPTIONS, MAX_SEATS
 from engine.cards.rules cimport *
 
 from engine.cards.rules import EDITION_NAMES, OPTION_SPECS
