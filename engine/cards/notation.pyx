@@ -404,7 +404,7 @@ cdef int _integer(Reader* r, const char* key, long low, long high) except? -1:
     """The next field, `key`, as an integer in low..high."""
     cdef const char* v
     cdef const char* ve
-    cdef long x
+    cdef long x = 0
     _take(r, key, &v, &ve)
     cdef int status = _number(v, ve, low, high, &x)
     if status:
@@ -562,7 +562,7 @@ cdef int _header(Reader* r, LCState* s, int want) except -1:
     cdef int values[MAX_OPTIONS]
     cdef const char* save
     cdef const char* eq
-    cdef long x
+    cdef long x = 0
     if not _next(r):
         raise NotationError(f"empty {_what(r)}", expected="an edition name first, e.g. classic")
     for e in range(N_EDITIONS):
@@ -612,7 +612,7 @@ cdef int _progress(Reader* r, LCState* s) except -1:
     cdef const char* slash
     cdef const char* starts[MAX_ROWS]
     cdef const char* ends[MAX_ROWS]
-    cdef long x
+    cdef long x = 0
     _take(r, b"round", &v, &ve)
     slash = <const char*>memchr(v, c'/', ve - v)
     if slash == NULL:
@@ -678,7 +678,7 @@ cdef int _view_hands(Reader* r, LCState* s, int seat, int* unknown, const char**
     cdef const char* v
     cdef const char* ve
     cdef const char* q
-    cdef long x
+    cdef long x = 0
     cdef CardScan scan
     _take(r, b"hands", &v, &ve)
     _split(v, ve, c.nseats, starts, ends, b"hands")
