@@ -1,28 +1,23 @@
-"""Builds the Cython extensions; everything else is declared in pyproject.toml.
+"""Builds the Cython extensions: every `.pyx` file of the installed packages (pyproject.toml's
+`packages.find`); everything else is declared in pyproject.toml.
 
 Set EXPEDITIONS_CFLAGS to replace the optimisation flags (e.g. "-O0 -g" for debugging).
 """
 import os
 import platform
+import tomllib
+from pathlib import Path
 
 from Cython.Build import cythonize
-from setuptools import Extension, setup
+from setuptools import Extension, find_packages, setup
 
-MODULES = [
-    "engine._core",
-    "engine.lostcities",
-    "engine.board",
-    "bots.cards.heuristic",
-    "bots.cards.inference",
-    "bots.board.heuristic",
-    "bots.heuristics",
-    "bots.inference",
-    "bots.ismcts",
-    "bots.deciders",
-    "protocol.decider",
-    "protocol.fastloop",
-    "protocol.pipes",
-]
+
+def compiled_modules() -> list[str]:
+    """The dotted names of the `.pyx` modules of every package that is installed."""
+    with open("pyproject.toml", "rb") as f:
+        include = tomllib.load(f)["tool"]["setuptools"]["packages"]["find"]["include"]
+    return sorted(f"{package}.{path.stem}" for package in find_packages(include=include)
+                  for path in Path(*package.split(".")).glob("*.pyx"))
 
 
 def _amd_family() -> int | None:
@@ -56,7 +51,7 @@ def compile_args() -> list[str]:
 
 extensions = [
     Extension(name, [name.replace(".", "/") + ".pyx"], extra_compile_args=compile_args())
-    for name in MODULES
+    for name in compiled_modules()
 ]
 
 setup(

@@ -21,10 +21,10 @@ import random as _random
 from libc.string cimport strcmp
 
 from engine._core cimport State, GameOps, Rng, play_matches
-from engine.lostcities cimport LCState
+from engine.cards.rules cimport LCState
 from bots.cards.heuristic cimport lc_default_params, lc_greedy_decision, lc_score_decisions
 from bots.board.heuristic cimport board_default_params, board_greedy_decision, board_score_decisions
-from engine.board cimport BoardStruct
+from engine.board.rules cimport BoardStruct
 
 
 cdef int _lc_decision(const void* s, Rng* rng, double epsilon) noexcept nogil:

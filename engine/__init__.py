@@ -9,7 +9,8 @@
 True
 """
 from engine._core import State
-from engine.editions import EDITIONS, Edition, edition_of_text, get_edition
+from engine.edition import Edition
+from engine.editions import EDITIONS, edition_of_text, get_edition
 from engine.errors import (ExpeditionsError, IllegalDecisionError, NotationError, OptionError,
                            UnknownEditionError)
 from engine.view import View
@@ -28,7 +29,7 @@ def new_game(edition: str, seed: int = 0, players: int | None = None, **options:
 
 def parse_position(text: str) -> State:
     """Parses a full position of any edition (its first word names the edition)."""
-    return edition_of_text(text)._from_text(text)
+    return edition_of_text(text).from_text(text)
 
 
 def parse_view(text: str) -> View:

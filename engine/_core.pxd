@@ -101,7 +101,15 @@ cdef inline int turns_left_of(bint before_play, int deck_n, int turn_cap, int to
 cdef enum:
     MAX_SEATS = 4
     MAX_LEGAL = 512
+    MAX_OPTIONS = 8
+    MAX_DECISION_TEXT = 16
 
+
+# An edition's compiled notation, for loops that answer views without Python objects: reads a
+# view into a state (`state_size` bytes) and its seat, returns 1, raises NotationError on a bad view;
+# writes the text of a decision (at most MAX_DECISION_TEXT characters), returns its length.
+ctypedef int (*LoadView)(const char* text, Py_ssize_t n, void* s, int* seat) except -1
+ctypedef int (*DecisionText)(const void* s, int decision, char* out) noexcept nogil
 
 # One edition's rules as plain C functions over an opaque state of `state_size` bytes.
 # Decisions are small non-negative integers below `num_decision_ids`.
@@ -125,6 +133,12 @@ ctypedef struct GameOps:
     # The mover's decision as `viewer` sees it: the decision itself, or -1 when it is hidden from
     # viewer (a pass between opponents in partners). NULL: every decision is public.
     int (*observe)(const void* s, int viewer, int decision) noexcept nogil
+    # The values of the edition's rule options in the order of its OptionSpecs (at most
+    # MAX_OPTIONS); returns how many.
+    int (*options)(const void* s, int* out) noexcept nogil
+    # The edition's compiled notation, NULL where it has none (its Python face reads and writes).
+    LoadView load_view
+    DecisionText decision_text
 
 
 cdef void rank_returns(int nseats, const int* team, const double* key, double* out) noexcept nogil
@@ -135,6 +149,14 @@ cdef int random_playout(const GameOps* ops, void* s, Rng* rng) noexcept nogil
 ctypedef int (*PlayoutFn)(const GameOps* ops, void* s, Rng* rng, const void* policy) noexcept nogil
 
 cdef object play_matches(State template, long games, object seed, PlayoutFn playout, const void* policy)
+
+
+# One edition's GameOps as a Python object: what an edition's record carries, and how Cython code
+# anywhere reaches the table (`(<Rules>edition.rules).ops`).
+cdef class Rules:
+    cdef const GameOps* ops
+
+cdef Rules rules_of(const GameOps* ops)
 
 
 cdef class State:

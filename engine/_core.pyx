@@ -80,6 +80,44 @@ cdef int _generic_playout(const GameOps* ops, void* s, Rng* rng) noexcept nogil:
     return n
 
 
+cdef class Rules:
+    """One edition's compiled rules: its `GameOps` table, made by the edition's rules module.
+
+    >>> import engine
+    >>> rules = engine.get_edition("classic").rules
+    >>> rules.name, rules.num_decision_ids, rules.state_size == engine.new_game("classic").state_size
+    ('classic', 2214, True)
+    """
+
+    def __init__(self):
+        raise TypeError("Rules are made by an edition's rules module, not called")
+
+    @property
+    def name(self) -> str:
+        """The edition's name, e.g. ``'classic'``."""
+        return self.ops.name.decode()
+
+    @property
+    def num_decision_ids(self) -> int:
+        """Decisions are the integers below this."""
+        return self.ops.num_decision_ids
+
+    @property
+    def state_size(self) -> int:
+        """Bytes of the edition's C state."""
+        return self.ops.state_size
+
+    def __repr__(self) -> str:
+        return f"<Rules {self.name}>"
+
+
+cdef Rules rules_of(const GameOps* ops):
+    """The Python object of a GameOps table (its module keeps the table alive)."""
+    cdef Rules rules = Rules.__new__(Rules)
+    rules.ops = ops
+    return rules
+
+
 cdef class State:
     """One game state of some edition, with its record of the current round.
 

@@ -8,13 +8,13 @@ True
 """
 from __future__ import annotations
 
-import importlib
 import random
 import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
 import engine
+from engine import reference
 from engine._core import compiled_playouts, measure_copy_ns, measure_determinize_ns
 
 SIGNATURE_GAMES = 1000
@@ -74,25 +74,18 @@ def python_face_rate(edition: str, options: Mapping[str, object], seconds: float
 
 
 def reference_factory(edition: str, players: int | None = None) -> Callable[..., Any] | None:
-    """`new(seed, **options)` of the edition's pure-Python reference model (engine/reference/<edition>.py),
-    dealing for `players` where the edition has a choice; None while there is no such model.
+    """`new(seed, **options)` of the edition's pure-Python reference model (its record's
+    `reference`), dealing for `players` where the edition has a choice; None while there is no
+    such model.
 
     >>> reference_factory("classic")(7).to_move
     0
     >>> reference_factory("board", 2)(7, rounds=1).players
     2
     """
-    name = f"engine.reference.{edition}"
-    try:
-        game = importlib.import_module(name).Game
-    except ModuleNotFoundError as err:
-        if err.name != name:
-            raise
+    if engine.get_edition(edition).reference is None:
         return None
-    if len(engine.get_edition(edition).seats) > 1:
-        seats = engine.get_edition(edition).check_players(players)
-        return lambda seed, **options: game.new(seed, players=seats, **options)
-    return game.new
+    return lambda seed, **options: reference.new(edition, seed, players, **options)
 
 
 def reference_rate(edition: str, options: Mapping[str, object], seconds: float, seed: int = 1,
@@ -114,13 +107,14 @@ def engine_benchmark(edition: str, options: Mapping[str, object] | None = None, 
                      players: int | None = None) -> dict:
     """All engine figures of one edition as a dict (the keys of `expeditions bench --json`).
 
-    A *game* is one complete match with the given options; by default the benchmark plays
-    single-round matches (one deal from shuffle to scoring: in `board` one expedition, the short
-    game) and also reports full default matches. `players` defaults to the edition's default (4 in
-    `board`). The reference figures are None for an edition without a reference model.
+    A *game* is one complete match with the given options; by default the benchmark plays the
+    edition's short matches (`quick_options`: one deal from shuffle to scoring) and also reports
+    full default matches. `players` defaults to the edition's default. The reference figures are
+    None for an edition without a reference model.
     """
-    options = dict(options or {"rounds": 1})
-    players = engine.get_edition(edition).check_players(players)
+    record = engine.get_edition(edition)
+    options = dict(options or record.quick_options)
+    players = record.check_players(players)
     compiled, compiled_dec = compiled_rate(edition, options, seconds, players=players)
     python, python_dec = python_face_rate(edition, options, seconds, players=players)
     measured = reference_rate(edition, options, seconds, players=players)

@@ -1,6 +1,9 @@
-"""The registry of editions: names, seat counts, rule options, and how to make a game.
+"""The registry of editions: the records of every family folder `engine/<family>/edition.py`
+(found at import, none listed by hand) and of editions registered from elsewhere (`register`).
 
->>> from engine.editions import get_edition
+>>> from engine.editions import EDITIONS, get_edition
+>>> list(EDITIONS)
+['classic', 'partners', 'expedition', 'board']
 >>> ed = get_edition("expedition")
 >>> [o.name for o in ed.options]
 ['rounds', 'max_turns', 'cost']
@@ -11,96 +14,40 @@
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+import importlib
+import importlib.util
+import pkgutil
 
-from engine import board, lostcities
-from engine._core import State
-from engine.errors import NotationError, OptionError, UnknownEditionError
-from engine.options import OptionSpec, parse_option_tokens, resolve_options
+import engine
+from engine.edition import Edition
+from engine.errors import NotationError, UnknownEditionError
 
-
-@dataclass(frozen=True)
-class Edition:
-    """One game of the family, with its rule options; creates and parses its states."""
-
-    name: str
-    title: str
-    seats: tuple[int, ...]
-    """The numbers of players the edition is played with."""
-    teams: bool
-    """Whether seats play in partnerships (and share a score)."""
-    options: tuple[OptionSpec, ...]
-    _new: Callable[[int, int, dict[str, int]], State] = field(repr=False)
-    _from_text: Callable[[str], State] = field(repr=False)
-    _parse_view: Callable[[str], tuple[State, int, list[str] | str]] = field(repr=False)
-    """(state, seat, history): the history as a list, or as its comma-separated text."""
-    default_players: int | None = None
-    """The number of players when none is given (None: the first of `seats`)."""
-
-    def resolve_options(self, options: Mapping[str, object] | None = None) -> dict[str, int]:
-        """All options with defaults filled in; raises OptionError for unknown names or bad values."""
-        return resolve_options(self.options, dict(options or {}), self.name)
-
-    def parse_options(self, tokens: list[str]) -> dict[str, int]:
-        """Options from `name=value` tokens, with defaults filled in."""
-        return self.resolve_options(parse_option_tokens(self.options, tokens, self.name))
-
-    def check_players(self, players: int | None) -> int:
-        if players is None:
-            return self.default_players or self.seats[0]
-        if players not in self.seats:
-            allowed = ", ".join(map(str, self.seats))
-            raise OptionError(f"{self.name} is played by {allowed} players, not {players}")
-        return players
-
-    def new_game(self, seed: int, players: int | None = None, **options: object) -> State:
-        """Deals a new match from `seed` (every random thing of the match follows from it)."""
-        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
-            raise OptionError(f"seed: expected an integer in 0..2^64-1, got {seed!r}")
-        return self._new(seed, self.check_players(players), self.resolve_options(options))
-
-    def from_text(self, text: str) -> State:
-        state = self._from_text(text)
-        if state.edition != self.name:
-            raise NotationError(f"a position of {state.edition}, not {self.name}", token=state.edition)
-        return state
+EDITIONS: dict[str, Edition] = {}
+"""Every edition by name, in the order of their `order` (the first is the default)."""
 
 
-def _card_edition(name: str, title: str) -> Edition:
-    return Edition(
-        name=name,
-        title=title,
-        seats=(lostcities.SEATS[name],),
-        teams=lostcities.SEATS[name] == 4,
-        options=lostcities.OPTION_SPECS[name],
-        _new=lambda seed, players, options: lostcities.new_state(name, seed, options),
-        _from_text=lostcities.CardState.from_text,
-        _parse_view=lambda text: lostcities.CardState.parse_view(text, raw_history=True),
-    )
+def register(edition: Edition) -> Edition:
+    """Adds an edition defined outside engine/ (a test's, a plug-in's) to the registry.
+
+    >>> register(get_edition("classic")) is get_edition("classic")
+    True
+    """
+    known = EDITIONS.get(edition.name)
+    if known is not None and known is not edition:
+        raise ValueError(f"an edition named {edition.name!r} is registered already")
+    ordered = sorted({**EDITIONS, edition.name: edition}.values(), key=lambda ed: (ed.order, ed.name))
+    EDITIONS.clear()
+    EDITIONS.update((ed.name, ed) for ed in ordered)
+    return edition
 
 
-BOARD = Edition(
-    name="board",
-    title="Lost Cities: The Board Game (2-4 players)",
-    seats=board.SEATS,
-    teams=False,
-    options=board.OPTION_SPECS,
-    _new=board.new_state,
-    _from_text=board.BoardState.from_text,
-    _parse_view=board.BoardState.parse_view,
-    default_players=board.DEFAULT_PLAYERS,
-)
-
-EDITIONS: dict[str, Edition] = {
-    e.name: e
-    for e in (
-        _card_edition("classic", "Lost Cities, the card game (2 players)"),
-        _card_edition("partners", "Lost Cities for 4 players in partnerships"),
-        _card_edition("expedition", "Expedition, the 52-card adaptation (2 players)"),
-        BOARD,
-    )
-}
+def _discover() -> None:
+    """Registers the records of every family: each package of engine/ with an `edition` module."""
+    for package in pkgutil.iter_modules(engine.__path__):
+        name = f"engine.{package.name}.edition"
+        if package.ispkg and importlib.util.find_spec(name) is not None:
+            for edition in importlib.import_module(name).EDITIONS:
+                register(edition)
 
 
 def get_edition(name: str) -> Edition:
@@ -111,6 +58,11 @@ def get_edition(name: str) -> Edition:
         raise UnknownEditionError(f"unknown edition {name!r} (editions: {', '.join(EDITIONS)})") from None
 
 
+def default_edition() -> Edition:
+    """The first edition in listings (what a command uses when none is named)."""
+    return next(iter(EDITIONS.values()))
+
+
 def edition_of_text(text: str) -> Edition:
     """The edition a position or view is written in (its first word)."""
     if not isinstance(text, str):
@@ -119,6 +71,9 @@ def edition_of_text(text: str) -> Edition:
     edition = EDITIONS.get(name)
     if edition is None:
         if not name.strip():
-            raise NotationError("empty position", expected="an edition name first, e.g. classic")
+            raise NotationError("empty position", expected=f"an edition name first, e.g. {default_edition().name}")
         raise NotationError("unknown edition", token=name.split()[0], expected=" or ".join(EDITIONS))
     return edition
+
+
+_discover()

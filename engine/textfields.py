@@ -57,7 +57,7 @@ class FieldReader:
         """'position' or 'view', for messages."""
         self.pos = 1
         if not self.tokens:
-            raise NotationError(f"empty {what}", expected="an edition name first, e.g. board")
+            raise NotationError(f"empty {what}", expected="an edition name first")
 
     @property
     def first(self) -> str:

@@ -11,7 +11,8 @@ True
 from __future__ import annotations
 
 from engine._core import State
-from engine.editions import Edition, edition_of_text
+from engine.edition import Edition
+from engine.editions import edition_of_text
 
 
 class View:
@@ -33,7 +34,7 @@ class View:
     def from_text(cls, text: str) -> View:
         """Parses a view; raises NotationError naming the bad field."""
         edition = edition_of_text(text)
-        state, seat, history = edition._parse_view(text)
+        state, seat, history = edition.parse_view(text)
         return cls(edition, seat, history, text.strip(), state)
 
     @property

@@ -133,11 +133,16 @@ def test_sprt_stops_early(tmp_path):
     assert len(outcome.games) < 100
 
 
+KILLED_DEALS = 100
+"""Deals of the tournament a test kills: enough that the kill lands while it plays (these bots
+finish a game in milliseconds)."""
+
+
 def _arena(db: Path, mark: str, *extra: str) -> subprocess.Popen:
     env = child_env()
     env["EXPEDITIONS_TEST_MARK"] = mark
     return subprocess.Popen([*expeditions_argv("arena"), "--db", str(db), "--bot", "greedy",
-                             "--bot", "random", "-o", "rounds=1", "--deals", "12", "--seed", "77", "-j", "2",
+                             "--bot", "random", "-o", "rounds=1", "--deals", str(KILLED_DEALS), "--seed", "77", "-j", "2",
                              "--movetime", "300", "--quiet", *extra],
                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             # Ctrl-C must reach it as it would from a terminal, even when this test
@@ -171,9 +176,9 @@ def test_killed_arena_leaves_no_bots_and_resume_completes(tmp_path, extra):
                              env=child_env(), capture_output=True, text=True, timeout=300)
     assert resumed.returncode == 0, resumed.stderr
     games = _games(db)
-    assert sorted(games) == list(range(24))        # exactly the plan: nothing replayed twice
-    assert done_before < 24
-    assert "finished; 24 of 24" in resumed.stdout
+    assert sorted(games) == list(range(2 * KILLED_DEALS))  # exactly the plan: nothing replayed twice
+    assert done_before < 2 * KILLED_DEALS
+    assert f"finished; {2 * KILLED_DEALS} of {2 * KILLED_DEALS}" in resumed.stdout
 
 
 @pytest.mark.parametrize("command", [

@@ -1,5 +1,5 @@
 """The compiled `board` edition against the independent pure-Python reference model
-(engine/reference/board.py, written from docs/board.md alone).
+(engine/board/reference.py, written from docs/board.md alone).
 
 Both deal the same game from a seed; at every step they must agree on the legal decisions (as
 text, in order), every few steps and at every new expedition on the full position text,
@@ -20,7 +20,7 @@ import pytest
 
 import engine
 from engine import reference
-from engine.reference import board as ref
+from engine.board import reference as ref
 
 PLAYERS = (2, 3, 4)
 GAMES = 300  # per number of players

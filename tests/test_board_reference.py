@@ -1,5 +1,5 @@
-"""Hand-scored tests of the `board` reference model (engine/reference/board.py) from the rules:
-RULES.md section 4 and docs/board.md, with the board data as shipped in engine/data/board.json.
+"""Hand-scored tests of the `board` reference model (engine/board/reference.py) from the rules:
+RULES.md section 4 and docs/board.md, with the board data as shipped in engine/board/data/board.json.
 
 Positions are built from their parts (`position`); the expected figures are worked out by hand
 from the rules and the shipped data (stone values -20 -15 -10 5 10 15 30 35 50, the bridge after
@@ -18,9 +18,9 @@ import pytest
 
 from engine import reference
 from engine.reference import NotationError
-from engine.reference import board as ref
+from engine.board import reference as ref
 
-DATA_FILE = Path(__file__).resolve().parents[1] / "engine" / "data" / "board.json"
+DATA_FILE = Path(__file__).resolve().parents[1] / "engine" / "board" / "data" / "board.json"
 SHIPPED = {
     "colours": ["yellow", "blue", "white", "green", "red"],
     "stone_values": [-20, -15, -10, 5, 10, 15, 30, 35, 50],
@@ -44,7 +44,7 @@ def shipped_data():
     """The hand-scored figures assume the data as shipped; a corrected board.json skips them."""
     data = json.loads(DATA_FILE.read_text())
     if any(data.get(k) != v for k, v in SHIPPED.items()):
-        pytest.skip("engine/data/board.json differs from the shipped values these tests were scored on")
+        pytest.skip("engine/board/data/board.json differs from the shipped values these tests were scored on")
 
 
 # ------------------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ import pytest
 
 import engine
 from board_positions import position
-from engine.board import artifact_score, stone_value
+from engine.board.rules import artifact_score, stone_value
 
 
 def state(**fields) -> engine.State:

@@ -8,9 +8,13 @@ from pathlib import Path
 import pytest
 
 MODULES = [
-    "engine", "engine.errors", "engine.options", "engine.editions", "engine.view", "engine._core",
-    "engine.lostcities", "engine.board", "engine.textfields", "engine.benchmark",
-    "engine.reference", "engine.reference.board", "protocol.limits", "protocol.policy", "protocol.decider",
+    "engine", "engine.errors", "engine.options", "engine.edition", "engine.editions", "engine.view", "engine._core",
+    "engine.audit", "engine.textfields", "engine.benchmark", "engine.reference", "engine.reference.base",
+    "engine.cards", "engine.cards.rules", "engine.cards.notation", "engine.cards.state", "engine.cards.edition",
+    "engine.cards.audit", "engine.cards.reference", "engine.cards.reference.facts", "engine.cards.reference.game",
+    "engine.cards.reference.classic", "engine.cards.reference.partners", "engine.cards.reference.expedition",
+    "engine.board", "engine.board.rules", "engine.board.state", "engine.board.edition", "engine.board.audit",
+    "engine.board.reference", "protocol.limits", "protocol.policy", "protocol.decider",
     "bots.instant", "bots.random", "bots.registry", "bots.params", "arena.match", "arena.duplicate_results", "arena.duplicate",
     "bots.deciders", "bots.heuristics", "bots.cards.heuristic", "bots.greedy",
     "expeditions.provenance", "expeditions.commands.common", "expeditions.commands.analyse", "expeditions.commands.deals",

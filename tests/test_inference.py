@@ -20,7 +20,7 @@ import engine
 from bots.greedy import GreedyPolicy
 from bots.cards.inference import card_inference
 from bots.ismcts import Tree
-from engine.lostcities import _card_list
+from engine.cards.notation import card_list
 
 MODELLED = ("classic", "expedition")
 
@@ -54,7 +54,7 @@ def _public(state: engine.State, seat: int) -> str:
 def _hand(state: engine.State, seat: int) -> Counter:
     token = next(t for t in state.view_text(seat).split() if t.startswith("hands="))[6:].split("/")[seat]
     edition = {"classic": 0, "expedition": 2}[state.edition]
-    return Counter(_card_list(edition, token, "hand")) if token != "-" else Counter()
+    return Counter(card_list(edition, token, "hand")) if token != "-" else Counter()
 
 
 @pytest.mark.parametrize("edition", MODELLED)

@@ -4,7 +4,7 @@
    (other hands, the draw pile's order, the future deals) leaves the view unchanged — with the
    engine's own `determinized` and with the independent reference model's `resample`.
 2. Over whole games played through the protocol, no line sent to a seat names a card that seat
-   has not seen (audited by protocol/integrity.py against the reference model).
+   has not seen (audited by the edition's seat auditor against the reference model).
 
 The first runs for every edition and number of players; the reference-model checks and the
 audit of 2. run for the editions that have a reference model (the card editions and `board`,
@@ -21,18 +21,22 @@ from hypothesis import strategies as st
 import engine
 from protocol.limits import Limits
 from engine import reference
+from engine.audit import InformationLeak
+from engine.board import reference as board_reference
+from engine.board.audit import BoardSeatAudit
 from protocol.client import Engine
-from protocol.integrity import BoardSeatAudit, InformationLeak, seat_audit
+from protocol.integrity import seat_audit
 from protocol.local import builtin_bot, child_env
 
 EDITIONS = list(engine.EDITIONS)
 CASES = [(e, n) for e in EDITIONS for n in engine.get_edition(e).seats]
 """Every edition with every number of players it is played with."""
-REFERENCE = [e for e in EDITIONS if e in reference.EDITIONS]
+REFERENCE = [e for e in EDITIONS if e in reference.models()]
 """Editions with an independent reference model (the card editions and `board`)."""
 AUDITED = [(e, n) for e, n in CASES if e in REFERENCE]
 """Editions and numbers of players the auditor follows: it follows the game in the reference
-model (protocol/integrity.py: `SeatAudit` for the card editions, `BoardSeatAudit` for `board`)."""
+model (engine/cards/audit.py: `SeatAudit` for the card editions, engine/board/audit.py: `BoardSeatAudit`
+for `board`)."""
 
 
 def without_history(view: str) -> str:
@@ -118,7 +122,7 @@ def cards(text: str) -> list[str]:
     return [text[i:i + 2] for i in range(0, len(text), 2)]
 
 
-def board_leaks(state: engine.State, model: reference.board.Game, audit: BoardSeatAudit,
+def board_leaks(state: engine.State, model: board_reference.Game, audit: BoardSeatAudit,
                 hidden: str) -> dict[str, str]:
     """Leaks only a `board` view can have: lines for the audited seat, each with the reason the
     auditor must give; `hidden` is a card the seat has not seen."""
@@ -166,7 +170,7 @@ def test_the_auditor_catches_leaks(edition: str, players: int) -> None:
     audit.check("position " + state.view_text(seat))
     view = state.view_text(seat)
     # a card never seen: named in the history, in a column
-    full = reference.board.FULL if edition == "board" else audit.ed.full
+    full = board_reference.FULL if edition == "board" else audit.ed.full
     hidden = next(c for c in sorted(full) if audit.bound.get(c, 0) == 0)
     leaks = {
         "position full " + state.to_text(): "full position",

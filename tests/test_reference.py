@@ -1,45 +1,23 @@
-"""Tests of the pure-Python reference models (engine/reference), from RULES.md and docs/notation.md.
+"""Tests of the pure-Python reference models of the card games (engine/cards/reference), from RULES.md
+and docs/notation.md.
 
 Run: cd /work/main && python -m pytest tests/test_reference.py -q
 """
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import random
-import sys
 from collections import Counter
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-ROOT = Path(__file__).resolve().parents[1]
+from engine import reference as ref
+from engine.cards.reference import classic, expedition, partners
+from engine.reference.base import NotationError, SplitMix64
 
-
-def _import_reference():
-    """Import engine.reference; if the ``engine`` package itself cannot be imported (e.g. its
-    compiled modules are not built), load engine/reference from its files under another name."""
-    if str(ROOT) not in sys.path:
-        sys.path.insert(0, str(ROOT))
-    try:
-        return importlib.import_module("engine.reference")
-    except Exception:  # pragma: no cover - depends on the state of the engine package
-        pkg_dir = ROOT / "engine" / "reference"
-        spec = importlib.util.spec_from_file_location(
-            "_expeditions_reference", pkg_dir / "__init__.py", submodule_search_locations=[str(pkg_dir)])
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[spec.name] = module
-        spec.loader.exec_module(module)
-        return module
-
-
-ref = _import_reference()
-classic, partners, expedition = ref.classic, ref.partners, ref.expedition
 MODULES = [classic, partners, expedition]
-NotationError = ref.NotationError
 
 
 # ------------------------------------------------------------------------------------------
@@ -426,7 +404,7 @@ def test_partners_pass_effects_and_knowledge():
 
 
 def test_splitmix_vectors():
-    gen = ref._cards.SplitMix64(0)
+    gen = SplitMix64(0)
     assert [gen.next() for _ in range(3)] == [0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4, 0x06C45D188009454F]
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 import engine
-from engine.lostcities import expedition_score
+from engine.cards.state import expedition_score
 
 
 @pytest.mark.parametrize("cards, score", [

@@ -1,7 +1,7 @@
 # The heuristic of Lost Cities: The Board Game (`board`, 2-4 players): a greedy decision, as nogil C
 # functions over the engine's BoardStruct. See bots/board/heuristic.pyx.
 from engine._core cimport Rng
-from engine.board cimport BoardStruct
+from engine.board.rules cimport BoardStruct
 
 # Tunable weights (see docs/bots.md, "board", for their meaning and the measured defaults).
 ctypedef struct BoardParams:

@@ -52,12 +52,12 @@ from libc.stdint cimport uint64_t, int64_t
 
 from bots.choice cimport best_scored
 from engine._core cimport State, Rng, rng_below, rng_unit, exp_popcount, exp_ctz, MAX_LEGAL, MAX_SEATS
-from engine.board cimport (BoardStruct, Cards, board_legal, board_apply, board_piece_score, cards_size,
-                           NCOLOURS, NVALUES, NTYPES, NSTONES, NADVENTURERS, PILE_CAP, NONE,
-                           D_PLAY_R, D_DISCARD, D_DRAW_DECK, D_DRAW_PILE, D_MOVE, D_MOVE_NONE,
-                           PH_PLAY, PH_MOVE, PH_DRAW, PH_OVER, TILE_ARTIFACT, TILE_ARROW, TILE_VP)
+from engine.board.rules cimport (BoardStruct, Cards, board_legal, board_apply, board_piece_score, cards_size,
+                                 NCOLOURS, NVALUES, NTYPES, NSTONES, NADVENTURERS, PILE_CAP, NONE,
+                                 D_PLAY_R, D_DISCARD, D_DRAW_DECK, D_DRAW_PILE, D_MOVE, D_MOVE_NONE,
+                                 PH_PLAY, PH_MOVE, PH_DRAW, PH_OVER, TILE_ARTIFACT, TILE_ARROW, TILE_VP)
 
-import engine.board as _board
+import engine.board.rules as _board
 from bots.params import with_overrides
 
 cdef extern from *:

@@ -1,7 +1,7 @@
 # The Lost Cities card-family heuristic (classic, partners, expedition): a greedy decision, as nogil
 # C functions over the engine's LCState. See bots/cards/heuristic.pyx.
 from engine._core cimport Rng
-from engine.lostcities cimport LCState
+from engine.cards.rules cimport LCState
 
 # Tunable weights, in points (see docs/bots.md for their meaning and the measured defaults).
 ctypedef struct HeurParams:

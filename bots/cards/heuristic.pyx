@@ -40,10 +40,10 @@ from libc.stdint cimport uint32_t, uint64_t
 
 from bots.choice cimport best_scored
 from engine._core cimport State, Rng, rng_below, rng_unit, exp_popcount, exp_ctz, MAX_LEGAL
-from engine.lostcities cimport (LCState, LCConfig, CardSet, lc_config, lc_legal, lc_legal_passes, lc_row_score,
-                                cs_count, cs_size, row_of, pile_of, pass_id, D_DISCARD,
-                                D_DRAW_DECK, D_DRAW_PILE, D_PASS, PH_PLAY, PH_DRAW, PH_OVER,
-                                N_EDITIONS, MAX_PILES, MAX_TYPES)
+from engine.cards.rules cimport (LCState, LCConfig, CardSet, lc_config, lc_legal, lc_legal_passes, lc_row_score,
+                                 cs_count, cs_size, row_of, pile_of, pass_id, D_DISCARD,
+                                 D_DRAW_DECK, D_DRAW_PILE, D_PASS, PH_PLAY, PH_DRAW, PH_OVER,
+                                 N_EDITIONS, MAX_PILES, MAX_TYPES)
 
 from bots.params import with_overrides
 
@@ -104,7 +104,7 @@ DEFAULT_PARAMS = {
     "expedition": {**_CLASSIC, "late": 1.05, "contest": 0.5, "wager_wait": 0.25},
 }
 """The heuristic's weights per edition, tuned by self-play (docs/bots.md)."""
-EDITION_NAMES = ("classic", "partners", "expedition")  # engine.lostcities order (ED_*)
+EDITION_NAMES = ("classic", "partners", "expedition")  # engine.cards.rules order (ED_*)
 
 cdef HeurParams DEFAULTS[N_EDITIONS]
 for _e, _name in enumerate(EDITION_NAMES):

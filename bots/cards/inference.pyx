@@ -38,9 +38,9 @@ from libc.stdint cimport uint8_t, uint64_t
 from libc.string cimport memcpy, memset, memcmp
 
 from engine._core cimport State, Rng, rng_below, rng_next, exp_ctz, MAX_LEGAL
-from engine.lostcities cimport (LCState, LCConfig, CardSet, lc_config, lc_legal, lc_apply, lc_clear_round,
-                                cs_add, cs_remove, cs_count, cs_size, D_DISCARD, D_DRAW_DECK, D_DRAW_PILE)
-from engine.lostcities import _card_list
+from engine.cards.rules cimport (LCState, LCConfig, CardSet, lc_config, lc_legal, lc_apply, lc_clear_round,
+                                 cs_add, cs_remove, cs_count, cs_size, D_DISCARD, D_DRAW_DECK, D_DRAW_PILE)
+from engine.cards.notation import card_list
 from bots.cards.heuristic cimport lc_default_params, lc_score_decisions
 from bots.inference cimport LATENT_BYTES, OpponentModel, impossible
 
@@ -444,7 +444,7 @@ def card_inference(State state, int seat, history, double noise=DEFAULT_NOISE,
     for text in history:
         head, _, card = text.partition(":")
         try:
-            codes.append((state.parse_decision(head), _card_list(root.edition, card, "history")[0] if card else -1))
+            codes.append((state.parse_decision(head), card_list(root.edition, card, "history")[0] if card else -1))
         except (ValueError, IndexError):
             return none(f"history: cannot read {text!r}")
     decisions = <int*>PyMem_Malloc(max(1, n) * sizeof(int))

@@ -1,59 +1,62 @@
-"""Pure-Python reference models of the editions ``classic``, ``partners``, ``expedition`` and
-``board``.
+"""The pure-Python reference models of the editions, reached through their records.
 
-They exist to be obviously correct (plain lists, dicts and Counters, written straight from
-RULES.md, docs/notation.md and docs/board.md) so that the compiled engine can be tested against them. They
-import nothing outside the standard library and nothing else of ``engine``.
+Each family keeps its model beside its compiled code (`engine/cards/reference/`,
+`engine/board/reference.py`); `engine.reference.base` holds what they share. The models exist to
+be obviously correct (plain lists, dicts and Counters, written straight from RULES.md,
+docs/notation.md and docs/board.md) so that the compiled engine can be tested against them: they
+import nothing but the standard library and `engine.reference.base`. The functions here find a
+model by its edition's name (`Edition.reference`).
 
->>> from engine.reference import new, from_text
 >>> g = new("classic", 1)
 >>> from_text(g.to_text()).to_text() == g.to_text()
 True
 >>> new("board", 1, players=3).players
 3
+>>> sorted(models())
+['board', 'classic', 'expedition', 'partners']
 """
 
 from __future__ import annotations
 
-from . import board, classic, expedition, partners
-from ._cards import NotationError
+from typing import Any
 
-__all__ = ["classic", "partners", "expedition", "board", "EDITIONS", "NotationError", "game_class", "new",
-           "from_text"]
+from engine.reference.base import NotationError
 
-EDITIONS = {"classic": classic.Game, "partners": partners.Game, "expedition": expedition.Game,
-            "board": board.Game}
-# Editions dealt for a chosen number of players (the others have a fixed number of seats).
-_VARIABLE_PLAYERS = {"board"}
+__all__ = ["NotationError", "game_class", "models", "new", "from_text"]
 
 
-def game_class(edition: str):
-    """The ``Game`` class of an edition id."""
+def models() -> dict[str, type]:
+    """The `Game` class of every edition that has a reference model, by edition name."""
+    import engine  # the registry; the models themselves never import the compiled engine
+    return {name: ed.reference.value for name, ed in engine.EDITIONS.items() if ed.reference is not None}
+
+
+def game_class(edition: str) -> type:
+    """The ``Game`` class of an edition (ValueError names the editions with a model)."""
     try:
-        return EDITIONS[edition]
+        return models()[edition]
     except KeyError:
-        raise ValueError(f"unknown edition {edition!r}; expected one of {', '.join(EDITIONS)}") from None
+        raise ValueError(f"unknown edition {edition!r}; expected one of {', '.join(models())}") from None
 
 
-def new(edition: str, seed: int, players: int | None = None, **options: int):
-    """``Game.new`` of the named edition; ``players`` deals ``board`` for 2..4 seats (default 4)
-    and, for the card editions, may only repeat their fixed number of seats.
+def new(edition: str, seed: int, players: int | None = None, **options: int) -> Any:
+    """``Game.new`` of the named edition, for ``players`` where the edition has a choice (its
+    default otherwise); an edition of fixed seats accepts only its own number.
 
     >>> new("classic", 1, players=3)
     Traceback (most recent call last):
     ...
-    ValueError: classic is played by 2 players, got players=3
+    engine.errors.OptionError: classic is played by 2 players, not 3
     """
+    import engine
     cls = game_class(edition)
-    if edition in _VARIABLE_PLAYERS:
-        return cls.new(seed, **options) if players is None else cls.new(seed, players=players, **options)
-    if players is not None and players != cls.ED.seats:
-        raise ValueError(f"{edition} is played by {cls.ED.seats} players, got players={players!r}")
-    return cls.new(seed, **options)
+    record = engine.get_edition(edition)
+    seats = record.check_players(players)
+    return cls.new(seed, players=seats, **options) if len(record.seats) > 1 else cls.new(seed, **options)
 
 
-def from_text(text: str):
-    """Parse a position of any of the editions (dispatching on its first token)."""
+def from_text(text: str) -> Any:
+    """Parse a position of any edition with a model (dispatching on its first token)."""
     if not isinstance(text, str) or not text.split():
         raise NotationError("position: empty text")
     return game_class(text.split()[0]).from_text(text)

@@ -1,8 +1,9 @@
-# The Lost Cities card family's C state, for the modules that work on it directly (the
-# searcher's heuristics). Rules functions are exported; card-set helpers are inline.
+# The Lost Cities card family's C state and rules, for the modules that work on it directly (its
+# notation, its Python face, the searcher's heuristics). Rules functions are exported; card-set
+# helpers are inline.
 from libc.stdint cimport uint8_t, uint16_t, int16_t, int32_t, uint64_t
 
-from engine._core cimport State, Rng, GameOps, exp_popcount, exp_ctz, MAX_SEATS
+from engine._core cimport Rng, GameOps, LoadView, DecisionText, exp_popcount, exp_ctz, MAX_SEATS
 
 # ----- per-edition facts ------------------------------------------------------------------------
 
@@ -29,6 +30,7 @@ cdef enum:
 
 cdef enum:
     NONE = 255           # no pile / no seat
+    FIXED_COST = 20      # the expedition cost of the editions without a `cost` option
 
 cdef enum:
     PH_PLAY = 0
@@ -157,10 +159,8 @@ cdef void lc_clear_round(LCState* s) noexcept nogil
 cdef int lc_legal(const void* sp, int* out) noexcept nogil
 cdef int lc_legal_passes(const LCState* s, int* out, bint passes) noexcept nogil
 cdef void lc_apply(void* sp, int d) noexcept nogil
-cdef int lc_load_view(const char* text, Py_ssize_t n, LCState* s, int* seat, Py_ssize_t* hist_start,
-                      Py_ssize_t* hist_len) except -1
+cdef void lc_blank(LCState* s, int edition, const int* options) noexcept nogil
+cdef int lc_options(const void* sp, int* out) noexcept nogil
+cdef void lc_reset(void* sp, uint64_t seed) noexcept nogil
 cdef const GameOps* lc_ops(int edition) noexcept nogil
-
-
-cdef class CardState(State):
-    pass
+cdef void lc_set_notation(int edition, LoadView load_view, DecisionText decision_text) noexcept

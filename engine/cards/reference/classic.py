@@ -14,8 +14,10 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ._cards import CLASSIC, NotationError
-from ._game import BaseGame
+from engine.reference.base import NotationError
+
+from .facts import CLASSIC
+from .game import BaseGame
 
 __all__ = ["Game", "expedition_score", "NotationError", "EDITION"]
 

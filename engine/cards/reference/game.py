@@ -9,7 +9,7 @@ The state is kept in plain data: hands and knowledge are ``collections.Counter``
 rows are ``{colour: [cards in play order]}``, piles and the draw pile are lists bottom to top
 (the last element is the top).
 
->>> from engine.reference import classic
+>>> from engine.cards.reference import classic
 >>> g = classic.Game.new(1)
 >>> g.to_move, g.phase, len(g.legal()) >= 8
 (0, 'play', True)
@@ -21,17 +21,9 @@ import random
 from collections import Counter
 from typing import ClassVar
 
-from ._cards import (
-    Edition,
-    NotationError,
-    SplitMix64,
-    contains,
-    parse_int,
-    shuffle,
-    size,
-    take,
-    take_if,
-)
+from engine.reference.base import NotationError, SplitMix64, contains, parse_int, shuffle, size, take, take_if
+
+from .facts import Edition
 
 PLAY, DRAW, OVER = "play", "draw", "over"
 
@@ -92,7 +84,7 @@ class BaseGame:
     def new(cls, seed: int, **options: int):
         """Deal round 1 from ``seed`` (docs/notation.md "Dealing").
 
-        >>> from engine.reference import classic
+        >>> from engine.cards.reference import classic
         >>> g = classic.Game.new(7, rounds=1)
         >>> len(g.deck), g.to_move
         (44, 0)
@@ -272,7 +264,7 @@ class BaseGame:
     def legal(self) -> list[str]:
         """Legal decisions of the seat to move, in the documented order.
 
-        >>> from engine.reference import classic
+        >>> from engine.cards.reference import classic
         >>> g = classic.Game.new(3)
         >>> g.legal()[0][0] in '+-'
         True
@@ -311,7 +303,7 @@ class BaseGame:
     def apply(self, decision: str) -> None:
         """Apply one decision given as text; ValueError (state unchanged) if malformed or illegal.
 
-        >>> from engine.reference import classic
+        >>> from engine.cards.reference import classic
         >>> g = classic.Game.new(3)
         >>> g.apply(g.legal()[0]); g.phase
         'draw'
@@ -385,7 +377,7 @@ class BaseGame:
     def to_text(self) -> str:
         """The full position, one line (docs/notation.md "Positions").
 
-        >>> from engine.reference import classic
+        >>> from engine.cards.reference import classic
         >>> g = classic.Game.new(1)
         >>> classic.Game.from_text(g.to_text()).to_text() == g.to_text()
         True
@@ -421,7 +413,7 @@ class BaseGame:
     def view_text(self, seat: int) -> str:
         """What ``seat`` knows, written as docs/notation.md "Views" says.
 
-        >>> from engine.reference import classic
+        >>> from engine.cards.reference import classic
         >>> v = classic.Game.new(1).view_text(1)
         >>> v.split()[3], v.split()[-1]
         ('seat=1', 'history=-')
@@ -452,11 +444,11 @@ class BaseGame:
     def from_text(cls, text: str):
         """Parse and check a full position; NotationError (a ValueError) names the bad field.
 
-        >>> from engine.reference import classic
+        >>> from engine.cards.reference import classic
         >>> classic.Game.from_text("classic rounds=3")
         Traceback (most recent call last):
         ...
-        engine.reference._cards.NotationError: position: missing field round=
+        engine.reference.base.NotationError: position: missing field round=
         """
         ed = cls.ED
         if not isinstance(text, str):
@@ -634,7 +626,7 @@ class BaseGame:
         dealing generator state is redrawn and the history starts empty.
 
         >>> import random
-        >>> from engine.reference import classic
+        >>> from engine.cards.reference import classic
         >>> g = classic.Game.new(5)
         >>> h = g.resample(1, random.Random(0))
         >>> h.view_text(1) == g.view_text(1)

@@ -45,8 +45,10 @@ from __future__ import annotations
 from collections import Counter
 from typing import Sequence
 
-from ._cards import PARTNERS, NotationError, contains, size, take, take_if
-from ._game import DRAW, BaseGame
+from engine.reference.base import NotationError, contains, size, take, take_if
+
+from .facts import PARTNERS
+from .game import DRAW, BaseGame
 
 __all__ = ["Game", "expedition_score", "NotationError", "EDITION", "team_of", "partner_of"]
 

@@ -1,9 +1,9 @@
 """Reference model of ``board`` — Lost Cities: The Board Game (2 to 4 players).
 
 Written straight from docs/board.md (normative rules decisions and notation), RULES.md section 4
-and ``engine/data/board.json`` (every number of the board is read from that file at import;
+and ``engine/board/data/board.json`` (every number of the board is read from that file at import;
 none is repeated here). It shares only the SplitMix64 generator, the Fisher-Yates shuffle and the
-small multiset helpers of ``_cards`` with the card editions, and nothing of the compiled engine.
+small multiset helpers of ``engine.reference.base`` with the card editions, and nothing of the compiled engine.
 
 The state is plain data: hands, known cards and the box are ``collections.Counter`` of card
 texts, columns are ``cols[seat][path]`` lists in play order, pieces are ``pieces[seat][path]``
@@ -35,15 +35,15 @@ import re
 from collections import Counter
 from pathlib import Path
 
-from ._cards import NotationError, SplitMix64, contains, parse_int, shuffle, size, take, take_if
+from engine.reference.base import NotationError, SplitMix64, contains, parse_int, shuffle, size, take, take_if
 
 __all__ = ["Game", "NotationError", "DATA", "COLOURS", "STONE_VALUES", "artifact_points",
            "stone_score", "CANONICAL_CARDS", "CANONICAL_TILES"]
 
 # ---------------------------------------------------------------------------------------------
-# Board data (engine/data/board.json; docs/board.md "Board data")
+# Board data (engine/board/data/board.json; docs/board.md "Board data")
 
-DATA_PATH = Path(__file__).resolve().parent.parent / "data" / "board.json"
+DATA_PATH = Path(__file__).resolve().parent / "data" / "board.json"
 DATA: dict = json.loads(DATA_PATH.read_text())
 
 COLOUR_NAMES: list[str] = list(DATA["colours"])
@@ -595,7 +595,7 @@ class Game:
             f"rng={self.rng:016x}"])
 
     def __repr__(self) -> str:
-        return f"<engine.reference.board.Game {self.to_text()}>"
+        return f"<engine.board.reference.Game {self.to_text()}>"
 
     # ------------------------------------------------------------------ text: views
     def _check_seat(self, seat: object) -> None:
@@ -649,7 +649,7 @@ class Game:
         >>> Game.from_text(Game.new(1, players=2).to_text().replace("players=2", "players=5"))
         Traceback (most recent call last):
         ...
-        engine.reference._cards.NotationError: players: expected 2..4, got 5
+        engine.reference.base.NotationError: players: expected 2..4, got 5
         """
         if not isinstance(text, str):
             raise NotationError(f"position: expected a string, got {type(text).__name__}")

@@ -15,8 +15,10 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ._cards import EXPEDITION, NotationError
-from ._game import BaseGame
+from engine.reference.base import NotationError
+
+from .facts import EXPEDITION
+from .game import BaseGame
 
 __all__ = ["Game", "expedition_score", "NotationError", "EDITION"]
 

@@ -1,10 +1,11 @@
-# Lost Cities: The Board Game's C state, for modules that work on it directly (searchers'
-# heuristics). Rules functions are exported; card-set helpers are inline.
+# Lost Cities: The Board Game's C state and rules, for modules that work on it directly (its
+# notation and Python face, searchers' heuristics). Rules functions are exported; card-set helpers
+# are inline.
 from libc.stdint cimport uint8_t, uint16_t, int32_t, uint64_t
 
-from engine._core cimport State, exp_popcount, MAX_SEATS
+from engine._core cimport GameOps, exp_popcount, MAX_SEATS
 
-# Sizes of the compiled layout. The board data (engine/data/board.json) may change values,
+# Sizes of the compiled layout. The board data (engine/board/data/board.json) may change values,
 # spaces and tiles, not these shapes; the loader checks it at import.
 cdef enum:
     NCOLOURS = 5
@@ -120,10 +121,20 @@ cdef inline int cards_size(const Cards* s) noexcept nogil:
     return exp_popcount(s.any) + exp_popcount(s.extra)
 
 
+# The board data the notation and the Python face read too (filled at import from board.json).
+cdef int STONE_VALUE[NSTONES + 1]     # index = stone 1..9
+cdef int BRIDGE                       # a step onto stone BRIDGE + 1 crosses a bridge
+cdef int CROSS_END                    # pieces across bridges that end an expedition
+cdef int HAND_SIZE
+cdef int REMOVED_2P
+cdef uint8_t COLOUR[NTYPES]
+
+
 cdef int board_piece_score(const BoardStruct* s, int seat) noexcept nogil
 cdef int board_legal(const void* sp, int* out) noexcept nogil
 cdef void board_apply(void* sp, int d) noexcept nogil
-
-
-cdef class BoardState(State):
-    pass
+cdef void board_column_add(BoardStruct* s, int p, int t, bint begin) noexcept nogil
+cdef void board_blank(BoardStruct* s, int players, const int* options) noexcept nogil
+cdef int board_options(const void* sp, int* out) noexcept nogil
+cdef void board_reset(void* sp, uint64_t seed) noexcept nogil
+cdef const GameOps* board_ops() noexcept nogil

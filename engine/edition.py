@@ -1,0 +1,140 @@
+"""The record of one edition: everything the layers above the engine need to know about it.
+
+An edition's family (a folder `engine/<family>/`) fills one `Edition` per edition in its
+`edition.py`; `engine.editions` finds them. The searcher, the protocol, the arena and the command
+line are to read an edition's facts here instead of comparing its name (as python-chess's variant
+classes carry their own facts).
+
+>>> import engine
+>>> ed = engine.get_edition("expedition")
+>>> ed.order, ed.seats, [o.name for o in ed.options], ed.quick_options
+(3, (2,), ['rounds', 'max_turns', 'cost'], {'rounds': 1})
+>>> ed.rules.name, ed.rules.num_decision_ids
+('expedition', 2214)
+>>> ed.turn.decisions, ed.turn.begins(ed.new_game(seed=3))
+(2, True)
+>>> ed.auditor.value.__name__, ed.heuristic.target
+('SeatAudit', 'bots.cards.heuristic')
+"""
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from engine._core import Rules, State
+from engine.errors import OptionError
+from engine.options import OptionSpec, parse_option_tokens, resolve_options
+
+
+@dataclass(frozen=True)
+class Ref:
+    """A module (`"package.module"`) or one of its attributes (`"package.module:attribute"`),
+    imported on first use: how a record names what lives above the engine (a heuristic, an
+    opponent model) without importing it.
+
+    >>> Ref("engine.options:OptionSpec").value.__name__, Ref("engine.options").value.__name__
+    ('OptionSpec', 'engine.options')
+    """
+
+    target: str
+
+    @cached_property
+    def value(self) -> Any:
+        """The module or attribute itself (imported once, then cached)."""
+        module, _, attribute = self.target.partition(":")
+        found = importlib.import_module(module)
+        return getattr(found, attribute) if attribute else found
+
+
+@dataclass(frozen=True)
+class TurnShape:
+    """How decisions group into turns."""
+
+    decisions: int
+    """Decisions of one turn, for sharing a clock over the turns left (2: play, then draw)."""
+    begins: Callable[[State], bool]
+    """Whether the next decision of a state begins a turn (a replay groups a turn's decisions)."""
+
+
+@dataclass(frozen=True)
+class SearchDefaults:
+    """What the searcher assumes of an edition where its options say `auto`."""
+
+    round_spread: float
+    """Standard deviation of one round's margin between two greedy players, in points (the
+    logistic reward's scale is this / 1.7)."""
+    infer: bool
+    """Whether `Infer=auto` samples the opponents' hidden cards from the opponent model."""
+    root_candidates: int = 0
+    """Root decisions searched when `RootCandidates` is -1 (0: all)."""
+    reward: str = "auto"
+    """The searcher's default reward (a `Reward` choice): `auto` plays for the score margin."""
+    margin: bool = True
+    """Whether the edition's result has a score margin (a race is won or lost, no more)."""
+
+
+@dataclass(frozen=True, eq=False)
+class Edition:
+    """One edition: its facts, its compiled rules, how to make, read and show its states, and
+    references to what the upper layers add for it. Records compare by identity."""
+
+    name: str
+    """The edition's name in notation and on the command line, e.g. ``'classic'``."""
+    title: str
+    order: int
+    """Place in listings (and the default edition: the first)."""
+    seats: tuple[int, ...]
+    """The numbers of players the edition is played with."""
+    teams: bool
+    """Whether seats play in partnerships (and share a score)."""
+    options: tuple[OptionSpec, ...]
+    rules: Rules
+    """The compiled rules (`(<Rules>edition.rules).ops` is the GameOps table in Cython)."""
+    state_type: type[State]
+    """The Python face of a state; its `pretty(seat)` is the text picture of `d` and replays."""
+    new: Callable[[int, int, dict[str, int]], State] = field(repr=False)
+    """`new(seed, players, options)`: a new match (players checked, options resolved)."""
+    from_text: Callable[[str], State] = field(repr=False)
+    """Parses a full position of this edition (NotationError names what is wrong)."""
+    parse_view: Callable[[str], tuple[State, int, list[str] | str]] = field(repr=False)
+    """(state, seat, history) of a view: the history as a list, or as its comma-separated text."""
+    turn: TurnShape = field(repr=False)
+    search: SearchDefaults = field(repr=False)
+    quick_options: Mapping[str, int] = field(default_factory=dict)
+    """The rule options of a short match, for benchmarks, checks and tests."""
+    default_players: int | None = None
+    """The number of players when none is given (None: the first of `seats`)."""
+    heuristic: Ref | None = None
+    """The bots' heuristic of the edition (its greedy policy and evaluation)."""
+    opponent_model: Ref | None = None
+    """How the searcher samples the opponents' hidden cards from their decisions."""
+    auditor: Ref | None = None
+    """`auditor(game, seat)`: checks every line sent to a seat against what it has seen."""
+    reference: Ref | None = None
+    """The independent pure-Python model's `Game` class (the engine is tested against it)."""
+
+    def resolve_options(self, options: Mapping[str, object] | None = None) -> dict[str, int]:
+        """All options with defaults filled in; raises OptionError for unknown names or bad values."""
+        return resolve_options(self.options, dict(options or {}), self.name)
+
+    def parse_options(self, tokens: list[str]) -> dict[str, int]:
+        """Options from `name=value` tokens, with defaults filled in."""
+        return self.resolve_options(parse_option_tokens(self.options, tokens, self.name))
+
+    def check_players(self, players: int | None) -> int:
+        """The number of players to deal for (`players`, or the default); OptionError if not allowed."""
+        if players is None:
+            return self.default_players or self.seats[0]
+        if players not in self.seats:
+            allowed = ", ".join(map(str, self.seats))
+            raise OptionError(f"{self.name} is played by {allowed} players, not {players}")
+        return players
+
+    def new_game(self, seed: int, players: int | None = None, **options: object) -> State:
+        """Deals a new match from `seed` (every random thing of the match follows from it)."""
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
+            raise OptionError(f"seed: expected an integer in 0..2^64-1, got {seed!r}")
+        return self.new(seed, self.check_players(players), self.resolve_options(options))
