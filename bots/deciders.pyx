@@ -11,8 +11,10 @@ True
 >>> RandomDecider(7).decide(state) in state.legal()
 True
 """
+import engine
+
 from bots.choice cimport best_scored
-from bots.heuristics cimport BotOps, bot_ops_for
+from bots.heuristics cimport BotOps, Heuristic
 from engine._core cimport GameOps, MAX_LEGAL, Rng, State, rng_below, rng_unit
 from protocol.decider cimport Decider
 
@@ -28,7 +30,8 @@ cdef class RandomDecider(Decider):
 
 
 cdef class GreedyDecider(Decider):
-    """The edition's heuristic (bots/heuristics.pyx), ties and ε-random decisions from the generator.
+    """The heuristic of the state's edition (`Edition.heuristic`), ties and ε-random decisions from
+    the generator.
 
     >>> import engine
     >>> state = engine.new_game("partners", seed=3)
@@ -38,6 +41,9 @@ cdef class GreedyDecider(Decider):
 
     cdef public double epsilon
     """Share of decisions made uniformly at random (0..1)."""
+    cdef const GameOps* bound     # the edition the heuristic below is for
+    cdef const BotOps* bot        # its heuristic, NULL when it has none
+    cdef Heuristic heuristic      # keeps `bot` alive
 
     def __init__(self, seed=0, double epsilon=0.0):
         if not 0.0 <= epsilon <= 1.0:
@@ -45,22 +51,29 @@ cdef class GreedyDecider(Decider):
         super().__init__(seed)
         self.epsilon = epsilon
 
+    cdef int prepare(self, const GameOps* ops) except -1:
+        if ops == self.bound:
+            return 0
+        ref = engine.get_edition(ops.name.decode()).heuristic
+        self.heuristic = None if ref is None else ref.value
+        self.bot = NULL if self.heuristic is None else &self.heuristic.ops
+        self.bound = ops
+        return 0
+
     cdef int decide_c(self, const GameOps* ops, const void* state) noexcept nogil:
-        cdef const BotOps* b = bot_ops_for(ops)
-        if b == NULL:
+        if self.bot == NULL or ops != self.bound:
             return -1
-        return b.decision(state, &self.rng, self.epsilon)
+        return self.bot.decision(state, &self.rng, self.epsilon)
 
     cdef int among_c(self, const GameOps* ops, const void* state, const int* allowed, int n) noexcept nogil:
         # The heuristic's scores are per decision, so scoring the allowed ones alone ranks them as
         # the whole list would; ties and ε-random choices as in `decide`.
-        cdef const BotOps* b = bot_ops_for(ops)
         cdef double scores[MAX_LEGAL]
-        if b == NULL or b.score == NULL:
+        if self.bot == NULL or self.bot.score == NULL or ops != self.bound:
             return -1
         if self.epsilon > 0.0 and rng_unit(&self.rng) < self.epsilon:
             return allowed[rng_below(&self.rng, n)]
-        b.score(state, allowed, n, scores)
+        self.bot.score(state, allowed, n, scores)
         return best_scored(allowed, scores, n, &self.rng)
 
 
@@ -83,6 +96,8 @@ def play_instant(State state, deciders) -> list:
     table = list(deciders)
     if len(table) != ops.num_seats(state.ptr) or not all(isinstance(x, Decider) for x in table):
         raise ValueError(f"one compiled Decider a seat ({ops.num_seats(state.ptr)}), got {table!r}")
+    for decider in table:
+        decider.prepare(ops)
     moves = []
     seat = ops.to_move(state.ptr)
     while seat >= 0:

@@ -1,9 +1,15 @@
-"""Type stubs of bots/heuristics.pyx (the Python face of the per-edition heuristics)."""
+"""Type stubs of bots/heuristics.pyx (an edition's heuristic and its Python face)."""
 import random
 
 from engine import State
 
 EDITIONS: tuple[str, ...]
 
+class Heuristic:
+    name: str
+    def decide(self, state: State, rng: int | random.Random = 0, epsilon: float = 0.0) -> int: ...
+    def playouts(self, template: State, games: int, seed: int, epsilon: float = 0.0) -> int: ...
+
+def heuristic_of(state: State) -> Heuristic | None: ...
 def greedy_decision(state: State, rng: int | random.Random = 0, epsilon: float = 0.0) -> int: ...
 def heuristic_playouts(template: State, games: int, seed: int, epsilon: float = 0.0) -> int: ...

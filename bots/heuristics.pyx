@@ -1,16 +1,18 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""Heuristic policies by edition, and their Python face.
+"""An edition's heuristic: one greedy decision, and the scores it gives the legal decisions.
 
-`bot_ops(edition)` (C) gives the searcher an edition's heuristic decision and scores as
-function pointers over the generic state; editions without one give NULL. The card editions use
-bots/cards/heuristic.pyx, `board` bots/board/heuristic.pyx. The Python functions below serve the
-greedy bot, tests and benchmarks.
+Each edition family writes its heuristic in C over its own state (bots/cards/heuristic.pyx,
+bots/board/heuristic.pyx) and exposes it as one `Heuristic`, which the edition's record names
+(`Edition.heuristic`). The searcher (bots/ismcts.pyx) and the greedy decider (bots/deciders.pyx)
+are handed it; nothing here knows an edition. The Python face below serves the greedy bot, tests
+and benchmarks.
 
 >>> import engine
 >>> s = engine.new_game("classic", seed=3, rounds=1)
->>> greedy_decision(s, 7) in s.legal()
+>>> heuristic = heuristic_of(s)
+>>> heuristic.decide(s, 7) in s.legal()
 True
->>> heuristic_playouts(s, 10, seed=1) > 10 * 44
+>>> heuristic.playouts(s, 10, seed=1) > 10 * 44
 True
 >>> b = engine.new_game("board", seed=3, players=4)
 >>> greedy_decision(b, 7) in b.legal()
@@ -18,64 +20,65 @@ True
 """
 import random as _random
 
-from libc.string cimport strcmp
+import engine
+from engine._core cimport GameOps, Rng, State, play_matches
 
-from engine._core cimport State, GameOps, Rng, play_matches
-from engine.cards.rules cimport LCState
-from bots.cards.heuristic cimport lc_default_params, lc_greedy_decision, lc_score_decisions
-from bots.board.heuristic cimport board_default_params, board_greedy_decision, board_score_decisions
-from engine.board.rules cimport BoardStruct
-
-
-cdef int _lc_decision(const void* s, Rng* rng, double epsilon) noexcept nogil:
-    return lc_greedy_decision(<const LCState*>s, rng, epsilon)
-
-
-cdef void _lc_score(const void* s, const int* legal, int n, double* scores) noexcept nogil:
-    cdef const LCState* st = <const LCState*>s
-    lc_score_decisions(st, lc_default_params(st.edition), legal, n, scores)
-
-
-cdef void _board_score(const void* s, const int* legal, int n, double* scores) noexcept nogil:
-    cdef const BoardStruct* st = <const BoardStruct*>s
-    board_score_decisions(st, board_default_params(st.nseats), legal, n, scores)
-
-
-cdef enum:
-    N_BOTS = 4
-
-cdef BotOps BOTS[N_BOTS]
-BOTS[0].name = "classic"
-BOTS[1].name = "partners"
-BOTS[2].name = "expedition"
-for _i in range(3):
-    BOTS[_i].decision = _lc_decision
-    BOTS[_i].score = _lc_score
-BOTS[3].name = "board"  # bots/board/heuristic.pyx
-BOTS[3].decision = board_greedy_decision
-BOTS[3].score = _board_score
-
-EDITIONS = tuple(BOTS[i].name.decode() for i in range(N_BOTS))
+EDITIONS = tuple(name for name, edition in engine.EDITIONS.items() if edition.heuristic is not None)
 """The editions that have a heuristic."""
 
 
-cdef const BotOps* bot_ops(const char* edition) noexcept nogil:
-    cdef int i
-    for i in range(N_BOTS):
-        if strcmp(BOTS[i].name, edition) == 0:
-            return &BOTS[i]
-    return NULL
+cdef class Heuristic:
+    """One edition family's heuristic as compiled functions (its `BotOps`), with a Python face."""
+
+    def __repr__(self) -> str:
+        return f"<Heuristic {self.name}>"
+
+    def decide(self, State state, rng=0, double epsilon=0.0) -> int:
+        """The heuristic's decision for the seat to move, from what that seat knows.
+
+        `rng` is an int seed or a `random.Random` (64 bits are drawn from it); it breaks ties and
+        drives the epsilon-random decisions. Raises ValueError once the match is over.
+        """
+        cdef Rng r
+        r.x = _seed_of(rng)
+        if state.is_terminal():
+            raise ValueError("the match is over: no decision to make")
+        if not 0.0 <= epsilon <= 1.0:
+            raise ValueError(f"epsilon must be in 0..1, got {epsilon}")
+        return self.ops.decision(state.ptr, &r, epsilon)
+
+    def playouts(self, State template, long games, seed, double epsilon=0.0) -> int:
+        """Plays `games` matches with the heuristic in every seat, in compiled code without the GIL.
+
+        Like `engine._core.compiled_playouts`: match i is dealt from seed + i with the template's
+        edition and options; returns the total number of decisions made.
+        """
+        cdef _HeuristicPolicy policy
+        policy.bot = &self.ops
+        policy.epsilon = epsilon
+        return play_matches(template, games, seed, _heuristic_playout, &policy)
 
 
-cdef const BotOps* bot_ops_for(const GameOps* ops) noexcept nogil:
-    return bot_ops(ops.name)
+cdef Heuristic new_heuristic(str name, BotDecisionFn decision, BotScoreFn score):
+    """The Python object of a family's heuristic functions (each family makes its own, once)."""
+    cdef Heuristic h = Heuristic.__new__(Heuristic)
+    h.name = name
+    h.ops.decision = decision
+    h.ops.score = score
+    return h
 
 
-cdef const BotOps* _require(State state) except NULL:
-    cdef const BotOps* b = bot_ops_for(state.ops)
-    if b == NULL:
+def heuristic_of(State state):
+    """The heuristic of `state`'s edition, or None when the edition has none."""
+    ref = engine.get_edition(state.edition).heuristic
+    return None if ref is None else ref.value
+
+
+def _require(State state) -> Heuristic:
+    heuristic = heuristic_of(state)
+    if heuristic is None:
         raise NotImplementedError(f"no heuristic for {state.edition} (heuristics: {', '.join(EDITIONS)})")
-    return b
+    return heuristic
 
 
 def _seed_of(rng) -> int:
@@ -87,19 +90,13 @@ def _seed_of(rng) -> int:
 
 
 def greedy_decision(State state, rng=0, double epsilon=0.0) -> int:
-    """The heuristic's decision for the seat to move, from what that seat knows.
+    """The decision of the heuristic of `state`'s edition (`Heuristic.decide`)."""
+    return _require(state).decide(state, rng, epsilon)
 
-    `rng` is an int seed or a `random.Random` (64 bits are drawn from it); it breaks ties and
-    drives the epsilon-random decisions. Raises ValueError once the match is over.
-    """
-    cdef const BotOps* b = _require(state)
-    cdef Rng r
-    r.x = _seed_of(rng)
-    if state.is_terminal():
-        raise ValueError("the match is over: no decision to make")
-    if not 0.0 <= epsilon <= 1.0:
-        raise ValueError(f"epsilon must be in 0..1, got {epsilon}")
-    return b.decision(state.ptr, &r, epsilon)
+
+def heuristic_playouts(State template, long games, seed, double epsilon=0.0) -> int:
+    """`Heuristic.playouts` with the heuristic of the template's edition."""
+    return _require(template).playouts(template, games, seed, epsilon)
 
 
 ctypedef struct _HeuristicPolicy:
@@ -114,15 +111,3 @@ cdef int _heuristic_playout(const GameOps* ops, void* s, Rng* rng, const void* p
         ops.apply(s, h.bot.decision(s, rng, h.epsilon))
         n += 1
     return n
-
-
-def heuristic_playouts(State template, long games, seed, double epsilon=0.0) -> int:
-    """Plays `games` matches with the heuristic in every seat, in compiled code without the GIL.
-
-    Like `engine._core.compiled_playouts`: match i is dealt from seed + i with the template's
-    edition and options; returns the total number of decisions made.
-    """
-    cdef _HeuristicPolicy policy
-    policy.bot = _require(template)
-    policy.epsilon = epsilon
-    return play_matches(template, games, seed, _heuristic_playout, &policy)

@@ -71,6 +71,12 @@ cdef class OpponentModel:
         self.face.data = NULL
         self._template = None
 
+    @property
+    def observed(self) -> int:
+        """Decisions of the others the model has seen (0: it knows nothing a uniform
+        determinization does not)."""
+        return 0
+
     cdef int _latent_of(self, State world, seed, void* latent) except -1:
         cdef Rng rng
         if world.ops != (<State>self._template).ops:

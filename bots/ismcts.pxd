@@ -3,7 +3,7 @@
 from libc.stdint cimport uint32_t, int32_t, int16_t, int8_t, uint8_t, int64_t, uint64_t
 
 from engine._core cimport GameOps, Rng, MAX_SEATS
-from bots.heuristics cimport BotOps
+from bots.heuristics cimport BotOps, Heuristic
 from bots.inference cimport Chain, WorldModel
 
 cdef enum:
@@ -52,7 +52,8 @@ ctypedef struct SearchParams:
 
 cdef class Tree:
     cdef const GameOps* ops
-    cdef const BotOps* bot
+    cdef const BotOps* bot    # the edition's heuristic (rollouts, modelled seats, root candidates), or NULL
+    cdef Heuristic heuristic  # keeps `bot` alive
     cdef SearchParams p
     cdef Node* pool
     cdef int32_t cap

@@ -28,7 +28,7 @@ from libc.string cimport memcpy, memset
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 from engine._core cimport State, GameOps, Rng, rng_below, rng_next, MAX_LEGAL, MAX_SEATS
-from bots.heuristics cimport BotOps, bot_ops_for
+from bots.heuristics cimport BotOps, Heuristic
 from bots.inference cimport OpponentModel, Chain, chain_start, chain_step, chain_world
 
 cdef extern from *:
@@ -209,19 +209,20 @@ cdef class Tree:
         self.nskip = 0
         self.stamp = 0
         self.ops = ops
-        self.bot = bot_ops_for(ops)
         self.count = 0
         return 0
 
-    def begin(self, State state, int seat, seed, int rounds_after=-1, bint keep=False, OpponentModel inference=None,
-              int chains=8, int chain_steps=1, int burn_in=500, only=None) -> None:
+    def begin(self, State state, int seat, seed, int rounds_after=-1, bint keep=False, Heuristic heuristic=None,
+              OpponentModel inference=None, int chains=8, int chain_steps=1, int burn_in=500, only=None) -> None:
         """Starts a search for `seat` (to move) from `state`, a position consistent with its view.
 
         Only what `seat` can see in `state` matters: every iteration redeals the rest. `rounds_after`
         is how many rounds the match has after the current one (-1: unknown); it sets the reward's
         scale and lets random rollouts use the edition's inlined playout in the last round. `keep`
-        keeps the tree (after `advance`), otherwise it starts empty. With an `inference` (the
-        opponent model of this view, bots/inference.pyx), worlds are drawn from the posterior instead
+        keeps the tree (after `advance`), otherwise it starts empty. `heuristic` is the edition's
+        (`Edition.heuristic`): it plays the heuristic rollouts and the modelled seats and ranks the
+        root candidates; without one those are random and the other seats are tree nodes. With an
+        `inference` (the opponent model of this view, bots/inference.pyx), worlds are drawn from the posterior instead
         of uniformly: from `chains` Metropolis-Hastings chains in turn, each burnt in for `burn_in`
         steps at its first use and moved `chain_steps` steps between two of its worlds. `only` (decision
         ids) restricts the root to those of its legal decisions (`go searchmoves`); the tree's
@@ -238,6 +239,8 @@ cdef class Tree:
         if keep and ops != self.ops:
             raise ValueError("keep: the tree holds another edition")
         self._reserve(ops)
+        self.heuristic = heuristic
+        self.bot = NULL if heuristic is None else &heuristic.ops
         memcpy(self.root_state, state.ptr, ops.state_size)
         self.seat = seat
         self.nseats = ops.num_seats(state.ptr)

@@ -24,12 +24,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import engine
 from bots.deciders import GreedyDecider
-from bots.cards.inference import card_inference
+from bots.inference import OpponentModel
 from bots.ismcts import MAX_NODES, NODE_BYTES, Tree, monotonic_ns
+from engine import Edition, View
 from protocol.limits import Limits, decision_budget_ms
 from protocol.policy import InfoCallback, Policy, PolicyOption, allowed_decisions
-from engine import View
 
 SLICE_MS = 50
 """Longest stretch of nogil search between two snapshots of a worker."""
@@ -37,13 +38,6 @@ POLL_MS = 2
 """How often the calling thread looks at the stop event while workers search."""
 INFO_MS = 500
 """Interval of the `info` lines during a search (one more comes at the end)."""
-
-ROUND_SPREAD = {"classic": 38.0, "partners": 32.0, "expedition": 54.0}
-"""Standard deviation of one round's margin between two greedy players, in points (600 deals each;
-docs/search.md): the logistic reward's scale is this / 1.7, so that it approximates the normal
-distribution function of what the rounds still to come can change."""
-DEFAULT_SPREAD = 40.0
-"""The spread assumed for editions not measured."""
 
 # Defaults, tuned with duplicate matches against greedy (docs/strength.md): flat Monte Carlo over
 # the root decisions with the edition's heuristic playing every seat to the end of the round.
@@ -62,16 +56,6 @@ DEFAULTS: dict[str, Any] = {
     "Infer": "auto",
     "MinVisits": 100,
 }
-
-INFER = {"expedition": True, "classic": True}
-"""Editions where Infer=auto samples from the opponent model (docs/strength.md, paired with the search
-without it on the same match deals: expedition +0.10 a game over 52; classic +0.07 a game and +17
-points a match over 107)."""
-
-ROOT_CANDIDATES = {"partners": 12}
-"""The root decisions searched by edition when RootCandidates is -1 (0: all), from duplicate
-matches (docs/strength.md): in `partners` the two-card passes multiply the decisions, and a
-second of search spread over all of them chose worse than greedy."""
 
 MAX_HASH_MB = MAX_NODES * NODE_BYTES // 2**20
 """The largest `Hash` one tree can use (with Threads > 1 the trees share it)."""
@@ -164,7 +148,6 @@ class IsmctsPolicy(Policy):
         self._trees: list[Tree] = []
         self._last: tuple | None = None
         """(edition, options, seat, round, history) of the previous search, for tree reuse."""
-        self._edition = ""
         self._mine: list[tuple[int, int]] = []
         """This seat's decisions since the previous search (its answer first), each with its index in
         the round's history: which entries of the history since are the seat's own."""
@@ -190,12 +173,11 @@ class IsmctsPolicy(Policy):
     def new_game(self, edition: str, options: dict[str, int], players: int, seat: int) -> None:
         self._last = None
 
-    def _scale(self) -> float:
-        return float(self.settings["MarginScale"] or ROUND_SPREAD.get(self._edition, DEFAULT_SPREAD) / 1.7)
-
-    def _root_candidates(self) -> int:
-        chosen = self.settings["RootCandidates"]
-        return ROOT_CANDIDATES.get(self._edition, 0) if chosen < 0 else chosen
+    def _scale(self, edition: Edition) -> float:
+        """Points of margin per logistic unit: `MarginScale`, or the edition's measured spread of a
+        round's margin / 1.7, so that the logistic approximates the normal distribution function of
+        what the rounds still to come can change."""
+        return float(self.settings["MarginScale"] or edition.search.round_spread / 1.7)
 
     def _allocate_trees(self) -> None:
         threads = self.settings["Threads"]
@@ -203,16 +185,20 @@ class IsmctsPolicy(Policy):
         self._trees = []  # free the old pools before allocating the new ones
         self._trees = [Tree(capacity) for _ in range(threads)]
 
-    def _ensure_trees(self) -> list[Tree]:
+    def _ensure_trees(self, edition: Edition) -> list[Tree]:
+        """The trees, configured by the options and, where they say `auto` (or -1), by the edition's
+        search defaults (`Edition.search`)."""
         if len(self._trees) != self.settings["Threads"]:
             self._allocate_trees()
-        s = self.settings
+        s, search = self.settings, edition.search
+        reward = search.reward if s["Reward"] == "auto" else s["Reward"]
+        score_weight = s["ScoreWeight"] / 100.0 if search.margin else 0.0  # a race has no margin to prefer
+        candidates = search.root_candidates if s["RootCandidates"] < 0 else s["RootCandidates"]
         for tree in self._trees:
             tree.configure(exploration=s["Exploration"] / 100.0, rollout=s["Rollout"], epsilon=s["Epsilon"] / 100.0,
-                           reward=s["Reward"], scale=self._scale(),
-                           residual=s["Residual"] / 100.0, score_weight=s["ScoreWeight"] / 100.0,
-                           score_scale=self._scale(),
-                           others=s["Others"], max_depth=s["MaxDepth"], root_candidates=self._root_candidates())
+                           reward=reward, scale=self._scale(edition), residual=s["Residual"] / 100.0,
+                           score_weight=score_weight, score_scale=self._scale(edition),
+                           others=s["Others"], max_depth=s["MaxDepth"], root_candidates=candidates)
         return self._trees
 
     # ----- deciding --------------------------------------------------------------------------------
@@ -229,20 +215,21 @@ class IsmctsPolicy(Policy):
         if limits.infinite and stop is None:
             raise ValueError("an infinite search needs a stop event")
         early = {"always": True, "never": False}.get(self.settings["EarlyStop"], deadline > 0)
-        self._edition = view.state.edition
-        trees = self._ensure_trees()
+        edition = engine.get_edition(view.state.edition)
+        trees = self._ensure_trees(edition)
         path = self._reuse_path(view, trees[0].others_in_tree) if self.settings["Reuse"] else None
         state = view.state
         rounds_after = _rounds_after(state)
         base = self._rng.getrandbits(64)
         self._heuristic_choice = self._heuristic(view, legal, base)
         reused = 0
-        model = self._opponent_model(view)
+        model = self._opponent_model(view, edition)
+        heuristic = edition.heuristic.value if edition.heuristic is not None else None
         for i, tree in enumerate(trees):
             keep = path is not None and tree.advance(path)
             reused += keep
             tree.begin(state, view.seat, (base + i * 0x9E3779B97F4A7C15) % 2**64, rounds_after, keep,
-                       inference=model, only=legal if limits.searchmoves else None)
+                       heuristic=heuristic, inference=model, only=legal if limits.searchmoves else None)
         self._last = (state.edition, tuple(sorted(getattr(state, "options", {}).items())), view.seat,
                       state.round_index, view.history)
         self._mine = []
@@ -260,14 +247,15 @@ class IsmctsPolicy(Policy):
                 info(line)
         return report.decision
 
-    def _opponent_model(self, view: View) -> Any:
-        """The posterior over the opponent's hidden cards from its decisions this round (Infer), or
-        None: uniform determinizations (editions without a model, views without their round's history)."""
+    def _opponent_model(self, view: View, edition: Edition) -> OpponentModel | None:
+        """The edition's posterior over the others' hidden cards from their decisions (`Infer`), or
+        None: uniform determinizations (no model, a view without its round's history, or nothing
+        observed yet)."""
         chosen = self.settings["Infer"]
-        if chosen == "off" or (chosen == "auto" and not INFER.get(view.state.edition, False)):
+        if edition.opponent_model is None or chosen == "off" or (chosen == "auto" and not edition.search.infer):
             return None
-        model = card_inference(view.state, view.seat, view.history)
-        return model if model is not None and model.turns > 0 else None  # nothing observed yet
+        model = edition.opponent_model.value(view.state, view.seat, view.history)
+        return model if model is not None and model.observed > 0 else None
 
     def _budget(self, view: View, limits: Limits, started: int) -> tuple[int | None, int | None, int]:
         """(iterations, nodes, deadline in monotonic ns or 0) for this decision."""

@@ -14,7 +14,7 @@ classes carry their own facts).
 >>> ed.turn.decisions, ed.turn.begins(ed.new_game(seed=3))
 (2, True)
 >>> ed.auditor.value.__name__, ed.heuristic.target
-('SeatAudit', 'bots.cards.heuristic')
+('SeatAudit', 'bots.cards.heuristic:HEURISTIC')
 """
 from __future__ import annotations
 
@@ -108,9 +108,11 @@ class Edition:
     default_players: int | None = None
     """The number of players when none is given (None: the first of `seats`)."""
     heuristic: Ref | None = None
-    """The bots' heuristic of the edition (its greedy policy and evaluation)."""
+    """The bots' heuristic of the edition (a `bots.heuristics.Heuristic`: the greedy bot's decision,
+    the searcher's rollouts and modelled seats)."""
     opponent_model: Ref | None = None
-    """How the searcher samples the opponents' hidden cards from their decisions."""
+    """`opponent_model(state, seat, history)` of a view: a `bots.inference.OpponentModel` (how the
+    searcher samples the others' hidden cards from their decisions), or None where it has none."""
     auditor: Ref | None = None
     """`auditor(game, seat)`: checks every line sent to a seat against what it has seen."""
     reference: Ref | None = None

@@ -14,7 +14,8 @@ from engine._core cimport GameOps, MAX_LEGAL, State, rng_next
 
 
 cdef class Decider:
-    """Base class: one decision for the seat to move; subclasses implement `decide_c`."""
+    """Base class: one decision for the seat to move; subclasses implement `decide_c` (and
+    `prepare`, when they need something of the edition first: a heuristic)."""
 
     def __init__(self, seed=0):
         self.reseed(seed)
@@ -24,6 +25,9 @@ cdef class Decider:
         self.rng.x = <unsigned long long>(int(seed) & 0xFFFFFFFFFFFFFFFF)
         rng_next(&self.rng)  # decorrelate neighbouring seeds once
 
+    cdef int prepare(self, const GameOps* ops) except -1:
+        return 0
+
     cdef int decide_c(self, const GameOps* ops, const void* state) noexcept nogil:
         return -1
 
@@ -31,6 +35,7 @@ cdef class Decider:
         """The decision for the seat to move in `state` (which must not be over)."""
         if state.ops.to_move(state.ptr) < 0:
             raise ValueError("the match is over: no decision to make")
+        self.prepare(state.ops)
         cdef int d = self.decide_c(state.ops, state.ptr)
         if d < 0:
             raise ValueError(f"{type(self).__name__} cannot decide in {state.edition}")
@@ -62,6 +67,7 @@ cdef class Decider:
                 raise ValueError(f"decision {d} is not legal in this position")
             ids[n] = d
             n += 1
+        self.prepare(state.ops)
         d = ids[0] if n == 1 else self.among_c(state.ops, state.ptr, ids, n)
         if d < 0:
             raise ValueError(f"{type(self).__name__} cannot decide in {state.edition}")

@@ -257,6 +257,7 @@ cdef class FastLoop:
             return False
         if not self._same_game():
             return False
+        self.decider.prepare(ops)  # cheap unless the edition changed
         d = self.decider.decide_c(ops, self.state)
         if d < 0:
             return False

@@ -71,12 +71,14 @@ def value_decisions(view: engine.View, worlds: int, seed: int) -> ValuedPosition
     """Every legal decision of `view` valued by the default search over `worlds` common worlds: the
     default tree restricted to the decision at its root, begun from the same seed each time (the
     same sequence of sampled worlds; the rollouts' own randomness differs)."""
+    edition = engine.get_edition(view.state.edition)
     policy = IsmctsPolicy(seed=seed, RootCandidates=0)
-    tree = policy._ensure_trees()[0]  # configured as the bot's searches are
-    model = policy._opponent_model(view)
+    tree = policy._ensure_trees(edition)[0]  # configured as the bot's searches are
+    model = policy._opponent_model(view, edition)
     values = {}
     for decision in view.legal():
-        tree.begin(view.state, view.seat, seed, _rounds_after(view.state), inference=model, only=[decision])
+        tree.begin(view.state, view.seat, seed, _rounds_after(view.state), heuristic=edition.heuristic.value,
+                   inference=model, only=[decision])
         tree.run(worlds)
         (_, visits, _, total), = tree.root_children()
         values[view.state.decision_to_text(decision)] = total / visits

@@ -51,6 +51,7 @@ from libc.stdint cimport uint64_t, int64_t
 
 
 from bots.choice cimport best_scored
+from bots.heuristics cimport new_heuristic
 from engine._core cimport State, Rng, rng_below, rng_unit, exp_popcount, exp_ctz, MAX_LEGAL, MAX_SEATS
 from engine.board.rules cimport (BoardStruct, Cards, board_legal, board_apply, board_piece_score, cards_size,
                                  NCOLOURS, NVALUES, NTYPES, NSTONES, NADVENTURERS, PILE_CAP, NONE,
@@ -719,6 +720,15 @@ cdef int board_greedy_decision_p(const void* sp, Rng* rng, double epsilon,
 cdef int board_greedy_decision(const void* s, Rng* rng, double epsilon) noexcept nogil:
     """board_greedy_decision_p with the default weights."""
     return board_greedy_decision_p(s, rng, epsilon, &DEFAULTS[(<const BoardStruct*>s).nseats])
+
+cdef void board_scores(const void* s, const int* legal, int n, double* scores) noexcept nogil:
+    """board_score_decisions with the default weights, over the generic state."""
+    cdef const BoardStruct* st = <const BoardStruct*>s
+    board_score_decisions(st, board_default_params(st.nseats), legal, n, scores)
+
+
+HEURISTIC = new_heuristic("Lost Cities: The Board Game", board_greedy_decision, board_scores)
+"""The heuristic of `board`, as its record names it."""
 
 # ----- Python face --------------------------------------------------------------------------------
 

@@ -39,6 +39,7 @@ True
 from libc.stdint cimport uint32_t, uint64_t
 
 from bots.choice cimport best_scored
+from bots.heuristics cimport new_heuristic
 from engine._core cimport State, Rng, rng_below, rng_unit, exp_popcount, exp_ctz, MAX_LEGAL
 from engine.cards.rules cimport (LCState, LCConfig, CardSet, lc_config, lc_legal, lc_legal_passes, lc_row_score,
                                  cs_count, cs_size, row_of, pile_of, pass_id, D_DISCARD,
@@ -582,6 +583,20 @@ cdef int lc_greedy_decision_p(const LCState* s, Rng* rng, double epsilon,
 cdef int lc_greedy_decision(const LCState* s, Rng* rng, double epsilon) noexcept nogil:
     """lc_greedy_decision_p with the default weights."""
     return lc_greedy_decision_p(s, rng, epsilon, &DEFAULTS[s.edition])
+
+cdef void lc_scores(const void* s, const int* legal, int n, double* scores) noexcept nogil:
+    """lc_score_decisions with the default weights, over the generic state."""
+    cdef const LCState* st = <const LCState*>s
+    lc_score_decisions(st, lc_default_params(st.edition), legal, n, scores)
+
+
+cdef int lc_decision(const void* s, Rng* rng, double epsilon) noexcept nogil:
+    return lc_greedy_decision(<const LCState*>s, rng, epsilon)
+
+
+HEURISTIC = new_heuristic("Lost Cities card games", lc_decision, lc_scores)
+"""The heuristic of `classic`, `partners` and `expedition`, as their records name it."""
+
 
 def decision_scores(State state, params=None) -> list:
     """Every legal decision of the seat to move with the heuristic's score, best first.

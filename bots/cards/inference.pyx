@@ -375,6 +375,10 @@ cdef class CardOpponentModel(OpponentModel):
         return self.card.nturns
 
     @property
+    def observed(self) -> int:
+        return 2 * self.card.nturns  # a play and a draw each
+
+    @property
     def seat(self) -> int:
         """The seat whose view this is."""
         return self.card.seat

@@ -28,7 +28,7 @@ BOARD = Edition(
     search=SearchDefaults(40.0, infer=False),  # the spread is assumed, not measured
     quick_options={"rounds": 1},
     default_players=4,
-    heuristic=Ref("bots.board.heuristic"),
+    heuristic=Ref("bots.board.heuristic:HEURISTIC"),
     auditor=Ref("engine.board.audit:BoardSeatAudit"),
     reference=Ref("engine.board.reference:Game"),
 )

@@ -43,7 +43,7 @@ def _record(index: int, title: str, search: SearchDefaults, opponent_model: Ref 
         turn=TURN,
         search=search,
         quick_options={"rounds": 1},
-        heuristic=Ref("bots.cards.heuristic"),
+        heuristic=Ref("bots.cards.heuristic:HEURISTIC"),
         opponent_model=opponent_model,
         auditor=Ref("engine.cards.audit:SeatAudit"),
         reference=Ref(f"engine.cards.reference.{name}:Game"),
