@@ -12,20 +12,22 @@ import os
 import tempfile
 import time
 
+import engine
 from arena.config import BotSpec, TimeControl, TournamentConfig, builtin_bot, usable_cpus
 from arena.runner import LocalRunner, ProcessRunner
 from arena.store import Store
 from arena.tournament import Tournament
 
 
-def arena_benchmark(edition: str = "classic", options: dict | None = None, seconds: float = 10.0,
+def arena_benchmark(edition: str, options: dict | None = None, seconds: float = 10.0,
                     concurrency: int | None = None, players: int | None = None) -> dict:
     """Plays random-vs-random tournaments for about `seconds` per mode; games per second.
 
-    A game is one deal (`rounds=1` unless options say otherwise), as in the engine benchmark;
-    bot start-up is excluded (one warm-up tournament first), database writes are included.
+    A game is a short match (the edition's `quick_options`: one deal) unless options say otherwise,
+    as in the engine benchmark; bot start-up is excluded (one warm-up tournament first), database
+    writes are included.
     """
-    options = dict(options or {"rounds": 1})
+    options = dict(options or engine.get_edition(edition).quick_options)
     bots = [builtin_bot("random"), builtin_bot("random")]
     bots[1].name = "random2"
     # Random bots answer at once: a game is hand-offs between three processes. One worker per CPU,

@@ -290,7 +290,7 @@ class TournamentConfig:
             for key, value in zip(("edition", "options", "players"), game_of(raw["positions"][0])):
                 raw.setdefault(key, value)  # what the file leaves out, the positions say
         raw["options"] = _table(path, "[options]", raw.get("options", {}))
-        raw.setdefault("edition", "classic")  # as on the command line
+        raw.setdefault("edition", engine.default_edition().name)  # as on the command line
         _check_keys(path, "the top level", raw, set(cls.__dataclass_fields__))
         for key, kind in (("edition", str), ("format", str), ("deals", int), ("seed", int),
                           ("concurrency", int), ("max_failures", int), ("players", int)):

@@ -107,7 +107,7 @@ class IsmctsPolicy(Policy):
                      help="tree nodes below the root on a path (1: flat Monte Carlo at the root); 0 unlimited"),
         PolicyOption("RootCandidates", "spin", DEFAULTS["RootCandidates"], -1, 64,
                      help="search only the heuristic's best this many decisions at the root (0: all; "
-                          "-1: the edition's tuned number, 12 for partners, all elsewhere)"),
+                          "-1: the edition's tuned number)"),
         PolicyOption("Reward", "combo", DEFAULTS["Reward"], choices=("auto", "margin", "round", "match"),
                      help="auto: logistic of the match margin scaled by the rounds left; margin: fixed scale; "
                           "round: who leads after this round; match: rollouts to the end, win/draw/loss"),
@@ -123,7 +123,7 @@ class IsmctsPolicy(Policy):
         PolicyOption("Infer", "combo", DEFAULTS["Infer"], choices=("auto", "on", "off"),
                      help="sample the opponent's hidden cards by how likely its decisions this round make them "
                           "(the heuristic as its model; two-seat card editions), not uniformly; auto: where "
-                          "measured to help (classic, expedition)"),
+                          "the edition's record says it helps"),
         PolicyOption("Reuse", "check", DEFAULTS["Reuse"], help="keep the subtree after the decisions seen since"),
         PolicyOption("EarlyStop", "combo", "time", choices=("time", "always", "never"),
                      help="stop once the best decision cannot be overtaken: in timed searches, "

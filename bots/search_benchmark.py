@@ -46,10 +46,12 @@ def iteration_rate(edition: str, options: Mapping[str, object], seconds: float, 
     return report.iterations / max(cpu, 1e-9), report.iterations / (report.elapsed_ms / 1000.0)
 
 
-def signature(edition: str = "classic", options: Mapping[str, object] | None = None) -> int:
+def signature(edition: str, options: Mapping[str, object] | None = None) -> int:
     """A number that changes when the search's behaviour changes (like Stockfish's bench nodes):
-    a checksum of the root visit counts of a fixed-seed, fixed-iteration search."""
-    view = engine.new_game(edition, seed=1, **dict(options or {"rounds": 1})).view(0)
+    a checksum of the root visit counts of a fixed-seed, fixed-iteration search (by default of a
+    short match: the edition's `quick_options`)."""
+    options = options or engine.get_edition(edition).quick_options
+    view = engine.new_game(edition, seed=1, **dict(options)).view(0)
     bot = IsmctsPolicy(seed=1, EarlyStop="never", Reuse=False)
     bot.choose(view, Limits(iterations=SIGNATURE_ITERATIONS))
     total = 0
@@ -85,10 +87,11 @@ def search_memory(edition: str, options: Mapping[str, object], movetime_ms: int 
     return json.loads(out.stdout)
 
 
-def search_benchmark(edition: str = "classic", options: Mapping[str, object] | None = None,
+def search_benchmark(edition: str, options: Mapping[str, object] | None = None,
                      seconds: float = 1.0, memory: bool = True) -> dict:
-    """All search figures as a dict (the keys of `expeditions bench --search --json`)."""
-    options = dict(options if options is not None else {"rounds": 1})
+    """All search figures as a dict (the keys of `expeditions bench --search --json`); by default
+    of a short match (the edition's `quick_options`)."""
+    options = dict(options if options is not None else engine.get_edition(edition).quick_options)
     figures: dict[str, object] = {"edition": edition, "options": options, "threads": 1}
     started = time.perf_counter()
     variants = (("", {"Rollout": "random"}), ("tree_", {"Rollout": "random", "MaxDepth": 0, "Others": "tree"}),

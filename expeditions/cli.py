@@ -20,7 +20,7 @@ from expeditions.commands import COMMANDS
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="expeditions",
-        description="Tournament engine for Knizia's expedition games: rules engine, bots, protocol, arena.")
+        description="Tournament engine for Reiner Knizia's games of expeditions: rules engine, bots, protocol, arena.")
     parser.add_argument("--version", action="version", version=f"expeditions {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for module in COMMANDS:

@@ -42,9 +42,11 @@ def _percentile(sorted_values: list[float], q: float) -> float:
     return sorted_values[min(len(sorted_values) - 1, int(q * len(sorted_values)))]
 
 
-def protocol_benchmark(edition: str = "classic", options: Mapping[str, object] | None = None, *,
+def protocol_benchmark(edition: str | None = None, options: Mapping[str, object] | None = None, *,
                        seconds: float = 1.0, seed: int = 1, players: int | None = None) -> dict[str, float | int | str]:
-    """Times round trips for about `seconds`; returns medians and percentiles in microseconds."""
+    """Times round trips for about `seconds`; returns medians and percentiles in microseconds.
+    Without an edition, the default one's (`engine.default_edition`)."""
+    edition = edition or engine.default_edition().name
     views = game_views(edition, options, WARMUP + max(200, int(seconds * 20000)), seed, players)
     bot = Engine.start(builtin_bot("random"), env=child_env())
     times: list[float] = []

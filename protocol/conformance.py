@@ -191,7 +191,7 @@ def _editions_to_check(ctx: _Context) -> list[str]:
 
 def _first_edition(ctx: _Context) -> str:
     editions = _editions_to_check(ctx)
-    return editions[0] if editions else "classic"
+    return editions[0] if editions else engine.default_edition().name
 
 
 def _random_options(edition: engine.Edition, rng: random.Random) -> dict[str, int]:
@@ -508,7 +508,7 @@ def _bad_lines(state: State, view: str) -> list[str]:
         "go nodes -5",
         "go clocks 1000 incs 1/2/3",
         "position",
-        "position classic garbage",
+        f"position {state.edition} garbage",
         "position " + view.replace(" deck=", " deck=x", 1),
         "position " + corrupt_hand,
         "position full " + view,

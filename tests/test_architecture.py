@@ -8,10 +8,12 @@ live in protocol/, so protocol/ never imports bots/.
 from __future__ import annotations
 
 import ast
+import io
 import importlib
 import inspect
 import pkgutil
 import re
+import tokenize
 from pathlib import Path
 
 import pytest
@@ -72,3 +74,57 @@ def test_every_error_of_the_project_is_an_expeditions_error():
                     and not issubclass(value, ExpeditionsError):
                 strays.append(f"{name}.{value.__name__}")
     assert not strays, strays
+
+
+# ----- the edition seam -----------------------------------------------------------------------------
+
+def _family_folders() -> set[Path]:
+    """The folders of the edition families: an engine package with an `edition.py`, and its
+    namesakes in the layers above (bots/cards, bots/board, ...)."""
+    names = {path.parent.name for path in (ROOT / "engine").glob("*/edition.py")}
+    return {ROOT / package / name for package in PACKAGES for name in names if (ROOT / package / name).is_dir()}
+
+
+def _code_strings(path: Path) -> list[tuple[int, str]]:
+    """(line, text) of the string literals of a source file that are code, not documentation: a
+    string standing alone as a statement (a docstring) does not count."""
+    out = []
+    tokens = list(tokenize.generate_tokens(io.StringIO(path.read_text()).readline))
+    for i, token in enumerate(tokens):
+        if token.type != tokenize.STRING:
+            continue
+        before = next((t for t in reversed(tokens[:i]) if t.type not in (tokenize.NL, tokenize.COMMENT)), None)
+        after = next((t for t in tokens[i + 1:] if t.type not in (tokenize.NL, tokenize.COMMENT)), None)
+        alone = (before is None or before.type in (tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT)) \
+            and (after is None or after.type in (tokenize.NEWLINE, tokenize.ENDMARKER))
+        if not alone:
+            out.append((token.start[0], token.string))
+    return out
+
+
+def _outside_the_families() -> list[Path]:
+    families = _family_folders()
+    return [path for package in PACKAGES for path in _sources(package) + sorted((ROOT / package).rglob("*.pyi"))
+            if not any(folder in path.parents for folder in families)]
+
+
+def test_no_module_outside_an_editions_own_files_names_an_edition():
+    """An edition is added in one place: what the upper layers know of it comes from its record, so
+    no module outside its family's folders names it in code (docstrings, whose examples use
+    editions, are documentation)."""
+    import engine
+
+    names = "|".join(sorted(engine.EDITIONS))
+    word = re.compile(rf"(?<![\w.-])({names})(?![\w-])")
+    offenders = [f"{path.relative_to(ROOT)}:{line}: {text[:70]}" for path in _outside_the_families()
+                 for line, text in _code_strings(path) if word.search(text)]
+    assert not offenders, "\n".join(offenders)
+
+
+def test_no_module_outside_an_editions_own_files_imports_them():
+    families = _family_folders()
+    dotted = {".".join(folder.relative_to(ROOT).parts) for folder in families}
+    offenders = [f"{path.relative_to(ROOT)} imports {module}" for path in _outside_the_families()
+                 for module in _imported_modules(path)
+                 if any(module == family or module.startswith(family + ".") for family in dotted)]
+    assert not offenders, offenders

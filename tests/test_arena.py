@@ -312,7 +312,7 @@ command = {json.dumps(expeditions_argv("bot", "random"))}
 
 def test_processes_and_threads_benchmark_report_both_rates():
     from arena.benchmark import arena_benchmark
-    figures = arena_benchmark(seconds=0.3, concurrency=2)
+    figures = arena_benchmark("classic", seconds=0.3, concurrency=2)
     assert figures["arena_games_per_s"] > 0 and figures["threads_games_per_s"] > 0
     assert figures["processes"] == figures["threads"] == 2 and figures["processes_over_threads"] > 0
     assert children_of(os.getpid()) == []

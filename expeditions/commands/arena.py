@@ -8,6 +8,7 @@ import signal
 import sys
 from pathlib import Path
 
+import engine
 from arena.config import PLAYED, TimeControl, TournamentConfig, builtin_bot, usable_cpus
 from arena.report import LiveReporter, PlainReporter, plot_ratings, standings_text
 from arena.sprt import parse_sprt
@@ -27,7 +28,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "deals, time controls, adjudication, results in SQLite, ratings, SPRT. "
                                    "Without bots it plays the built-in ismcts, greedy and random.")
     p.add_argument("file", nargs="?", help="tournament file (TOML, see docs/arena.md)")
-    p.add_argument("--edition", "-e", help="edition (default classic)")
+    p.add_argument("--edition", "-e", choices=sorted(engine.EDITIONS),
+                   help=f"edition (default {engine.default_edition().name})")
     p.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE", help="rule option")
     p.add_argument("--players", type=int, help="number of players (editions with a choice)")
     p.add_argument("--bot", action="append", nargs="+", default=[], metavar="KEY=VALUE",
@@ -80,16 +82,16 @@ def build_config(args: argparse.Namespace) -> TournamentConfig:
         raise CommandError(str(err)) from None
     bots = [bot_argument(tokens, own_time=True) for tokens in args.bot]
     if config is None:
-        config = TournamentConfig(edition=args.edition or "classic",
+        default = engine.default_edition()
+        config = TournamentConfig(edition=args.edition or default.name,
                                   bots=bots or [builtin_bot(n) for n in DEFAULT_BOTS if n in POLICIES],
-                                  options={"rounds": 1} if not args.option and not args.edition else {},
+                                  options=dict(default.quick_options) if not args.option and not args.edition else {},
                                   deals=2, concurrency=usable_cpus(), time=TimeControl(movetime_ms=50))
     elif bots:
         config.bots = bots
     if args.edition:
         config.edition = args.edition
     if args.option:
-        import engine
         from engine.options import parse_option_tokens
         edition = engine.get_edition(config.edition)
         config.options = {**config.options, **parse_option_tokens(edition.options, args.option, edition.name)}

@@ -14,7 +14,8 @@ if TYPE_CHECKING:
     from arena.store import Store
 
 
-def add_edition_arguments(parser: argparse.ArgumentParser, default: str = "classic") -> None:
+def add_edition_arguments(parser: argparse.ArgumentParser) -> None:
+    default = engine.default_edition().name
     parser.add_argument("--edition", "-e", default=default, choices=sorted(engine.EDITIONS),
                         help=f"edition (default {default})")
     parser.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE",

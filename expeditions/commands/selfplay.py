@@ -32,7 +32,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--quiet", "-q", action="store_true", help="print only the summary")
     p.add_argument("--duplicate", action="store_true",
                    help="two bots (side A, side B): every deal is played twice with the sides swapped; "
-                        "with more than two sides (board, 3-4 players) A plays one seat against B at all the others, "
+                        "with more than two sides (3-4 players who each play alone) A plays one seat against B at all the others, "
                         "once per seat; --games counts deals")
     p.add_argument("--iterations", type=int, default=None, help="search iterations per decision (go iterations)")
     p.add_argument("--movetime", type=int, default=None, help="milliseconds per decision (go movetime)")
