@@ -47,10 +47,11 @@ def replay_lines(game: GameRecord, pictures: bool = True) -> Iterator[str]:
     yield (f"game {game.id}  #{game.index}  {game.edition} {' '.join(f'{k}={v}' for k, v in game.options.items())}"
            f"  {_origin(game, state)}")
     yield "seats: " + ", ".join(f"{seat} {name}" for seat, name in enumerate(game.seat_bots))
+    begins_turn = engine.get_edition(game.edition).turn.begins
     turn: list[str] = []
     mover = None
     for ply, d in enumerate(game.decisions):
-        if d.seat != mover or state.phase == "play":
+        if d.seat != mover or begins_turn(state):
             if turn:
                 yield f"  seat {mover} ({game.seat_bots[mover]}): {'  '.join(turn)}"
                 turn = []

@@ -288,6 +288,12 @@ cdef class State:
         """A text picture of the table (hands `seat` cannot see hidden, when given)."""
         raise NotImplementedError
 
+    @property
+    def phase(self) -> str:
+        """The step of the current turn in the edition's words (e.g. 'play', 'draw'), 'over' once
+        the match is over (edition-specific)."""
+        raise NotImplementedError
+
     def turns_left(self, int seat) -> int:
         """Turns `seat` still has in the match if every turn draws from the draw pile (an estimate
         for sharing a clock; edition-specific)."""

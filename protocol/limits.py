@@ -50,14 +50,11 @@ class Limits:
         return default_ms
 
 
-DECISIONS_PER_TURN = 2
-"""Decisions a seat makes in a turn, for sharing its clock: a play (or discard) and a draw."""
-
-
 def decision_budget_ms(view: View, limits: Limits, default_ms: int | None = None) -> int | None:
     """The time for the decision of `view`'s seat under `limits`: `Limits.time_budget_ms` with the
     decisions the seat has left in the match (its turns left, from the engine, times the
-    decisions of a turn). A bot and the protocol server that watches it use the same figure.
+    decisions of a turn of its edition: `Edition.turn`). A bot and the protocol server that
+    watches it use the same figure.
 
     >>> import engine
     >>> view = engine.new_game("classic", seed=1, rounds=3).view(0)
@@ -68,4 +65,5 @@ def decision_budget_ms(view: View, limits: Limits, default_ms: int | None = None
         turns = view.state.turns_left(view.seat)
     except NotImplementedError:  # an edition that cannot tell: a twentieth of the clock
         return limits.time_budget_ms(view.seat, default_ms)
-    return limits.time_budget_ms(view.seat, default_ms, decisions_left=max(1, turns * DECISIONS_PER_TURN))
+    decisions = turns * view.edition.turn.decisions
+    return limits.time_budget_ms(view.seat, default_ms, decisions_left=max(1, decisions))

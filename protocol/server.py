@@ -252,8 +252,9 @@ class Server:
         self.write(f"position {position.text}")
         what = "full position" if position.view is None else f"view of seat {position.view.seat}"
         mover = "the game is over" if state.to_move is None else f"seat {state.to_move} to move"
-        rounds = state.options.get("rounds", "?")
-        self.write(f"info string {what}, {mover}, round {state.round_index + 1}/{rounds}")
+        self.write(f"info string {what}, {mover}")
+        for line in state.pretty(None if position.view is None else position.view.seat).splitlines():
+            self.write(f"info string {line}")  # the edition's picture, what a view's seat sees of it
 
     def _legal(self, rest: str) -> None:
         position = self._current("legal")

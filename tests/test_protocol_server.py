@@ -15,6 +15,7 @@ from bots.random import RandomPolicy
 from bots.registry import POLICIES, make_policy
 from protocol.local import PROJECT_ROOT, builtin_bot, child_env, expeditions_argv
 from protocol.server import COMMANDS, Server
+from helpers import random_state
 
 
 class Recorder:
@@ -221,6 +222,7 @@ def test_debug_commands_on_full_positions(out: Recorder) -> None:
     lines = out.take()
     assert lines[0] == "position full " + state.to_text()
     assert lines[1].startswith("info string full position")
+    assert lines[2:] == ["info string " + line for line in state.pretty().splitlines()]
     s.handle("legal")
     assert out.take() == ["legal " + " ".join(state.legal_text())]
     s.handle("perft 2")
@@ -481,3 +483,17 @@ def test_an_overlong_line_over_pipes_is_one_error(name: str) -> None:
         "(starting b'go 9999999999999999999999999999999999999'): ignored",
         "readyok", "legal " + " ".join(state.legal_text())]  # the position is the one before
     assert done.returncode == 0
+
+
+def test_d_pictures_a_view_as_its_seat_sees_the_table(edition, out: Recorder) -> None:
+    """`d` of a view shows the edition's picture of the table for that seat: the same picture as
+    the true position's for the seat, whatever the view's canonical state holds where it is blind."""
+    s = serve(make_policy("random"), out)
+    for steps in (0, 9, 30):
+        state = random_state(edition, 3, steps=steps)
+        seat = state.to_move if state.to_move is not None else 0
+        s.handle("position " + state.view_text(seat))
+        s.handle("d")
+        lines = out.take()
+        assert lines[1].startswith(f"info string view of seat {seat}, ")
+        assert lines[2:] == ["info string " + line for line in state.pretty(seat).splitlines()]
