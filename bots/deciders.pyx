@@ -105,7 +105,7 @@ def play_instant(State state, deciders) -> list:
         d = decider.decide_c(ops, state.ptr)
         if d < 0:
             raise ValueError(f"{type(decider).__name__} cannot decide in {state.edition}")
-        state._apply(d, ops.reveal(state.ptr, d))
+        state._apply(d, state._revealed(d))
         moves.append(d)
         seat = ops.to_move(state.ptr)
     return moves

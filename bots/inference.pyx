@@ -112,7 +112,7 @@ cdef class OpponentModel:
             for i in range(steps):
                 chain_step(&ch, &rng)
             out = world.copy()
-            out._history = []
             chain_world(&ch, out.ptr, &rng)
+            out._forget()
             worlds.append(out)
         return worlds, (<double>ch.accepted / ch.steps if ch.steps else 0.0)

@@ -76,6 +76,8 @@ cdef class Tree:
     cdef int nskip            # how many
     cdef uint32_t stamp
     cdef int seat
+    cdef int reward           # the reward kind of this search (REWARD_MATCH in a race, whatever p says)
+    cdef double score_weight  # the margin's share of the reward (0 in a race)
     cdef int horizon_round    # the round whose end is terminal, or -1 (REWARD_MATCH)
     cdef int rounds_after     # rounds the match has after the root's round
     cdef int fast_rollout     # the edition's inlined playout reaches the horizon

@@ -212,14 +212,14 @@ cdef class Tree:
         self.count = 0
         return 0
 
-    def begin(self, State state, int seat, seed, int rounds_after=-1, bint keep=False, Heuristic heuristic=None,
+    def begin(self, State state, int seat, seed, bint keep=False, Heuristic heuristic=None,
               OpponentModel inference=None, int chains=8, int chain_steps=1, int burn_in=500, only=None) -> None:
         """Starts a search for `seat` (to move) from `state`, a position consistent with its view.
 
-        Only what `seat` can see in `state` matters: every iteration redeals the rest. `rounds_after`
-        is how many rounds the match has after the current one (-1: unknown); it sets the reward's
-        scale and lets random rollouts use the edition's inlined playout in the last round. `keep`
-        keeps the tree (after `advance`), otherwise it starts empty. `heuristic` is the edition's
+        Only what `seat` can see in `state` matters: every iteration redeals the rest. The rounds
+        the match has after the current one set the reward's scale and let random rollouts use the
+        edition's inlined playout in the last round. `keep` keeps the tree (after `advance`),
+        otherwise it starts empty. `heuristic` is the edition's
         (`Edition.heuristic`): it plays the heuristic rollouts and the modelled seats and ranks the
         root candidates; without one those are random and the other seats are tree nodes. With an
         `inference` (the opponent model of this view, bots/inference.pyx), worlds are drawn from the posterior instead
@@ -229,7 +229,7 @@ cdef class Tree:
         `root_candidates` then picks among them.
         """
         cdef const GameOps* ops = state.ops
-        cdef int i, t, k
+        cdef int i, t, k, rounds_after
         cdef double spread
         cdef int ids[MAX_SEATS]
         if ops.to_move(state.ptr) != seat:
@@ -257,14 +257,18 @@ cdef class Tree:
                 self.rep[k] = i
                 self.nteams += 1
             self.team[i] = k
+        rounds_after = ops.rounds(state.ptr) - 1 - ops.round_index(state.ptr)
         self.rounds_after = rounds_after
-        self.horizon_round = -1 if self.p.reward == REWARD_MATCH else ops.round_index(state.ptr)
+        # A race (GameOps.margin 0) is won or lost and nothing more: its reward is the result.
+        self.reward = self.p.reward if ops.margin else REWARD_MATCH
+        self.score_weight = self.p.score_weight if ops.margin else 0.0
+        self.horizon_round = -1 if self.reward == REWARD_MATCH else ops.round_index(state.ptr)
         self.fast_rollout = (self.p.rollout == ROLLOUT_RANDOM or self.bot == NULL) \
             and ops.playout != NULL and (self.horizon_round < 0 or rounds_after == 0)
-        if self.p.reward == REWARD_MARGIN:
+        if self.reward == REWARD_MARGIN:
             self.inv_scale = 1.0 / self.p.scale
-        elif self.p.reward == REWARD_AUTO:
-            spread = (rounds_after if rounds_after > 0 else 0) + self.p.residual
+        elif self.reward == REWARD_AUTO:
+            spread = rounds_after + self.p.residual
             self.inv_scale = 1.0 / (self.p.scale * sqrt(spread)) if spread > 0 else 0.0
         else:
             self.inv_scale = 0.0
@@ -530,9 +534,9 @@ cdef class Tree:
         cdef double scores[MAX_SEATS]
         cdef double side[MAX_SEATS]
         cdef double value[MAX_SEATS]
-        cdef double x, total, relative, centre, w = self.p.score_weight
+        cdef double x, total, relative, centre, w = self.score_weight
         cdef int t, u, i, k, nt = self.nteams
-        cdef bint result = self.p.reward == REWARD_MATCH and ops.to_move(s) < 0
+        cdef bint result = self.reward == REWARD_MATCH and ops.to_move(s) < 0
         if result:
             ops.returns(s, out)  # the win term: the match's result
             if w <= 0.0:

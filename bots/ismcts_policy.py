@@ -190,14 +190,12 @@ class IsmctsPolicy(Policy):
         search defaults (`Edition.search`)."""
         if len(self._trees) != self.settings["Threads"]:
             self._allocate_trees()
-        s, search = self.settings, edition.search
-        reward = search.reward if s["Reward"] == "auto" else s["Reward"]
-        score_weight = s["ScoreWeight"] / 100.0 if search.margin else 0.0  # a race has no margin to prefer
-        candidates = search.root_candidates if s["RootCandidates"] < 0 else s["RootCandidates"]
+        s = self.settings
+        candidates = edition.search.root_candidates if s["RootCandidates"] < 0 else s["RootCandidates"]
         for tree in self._trees:
             tree.configure(exploration=s["Exploration"] / 100.0, rollout=s["Rollout"], epsilon=s["Epsilon"] / 100.0,
-                           reward=reward, scale=self._scale(edition), residual=s["Residual"] / 100.0,
-                           score_weight=score_weight, score_scale=self._scale(edition),
+                           reward=s["Reward"], scale=self._scale(edition), residual=s["Residual"] / 100.0,
+                           score_weight=s["ScoreWeight"] / 100.0, score_scale=self._scale(edition),
                            others=s["Others"], max_depth=s["MaxDepth"], root_candidates=candidates)
         return self._trees
 
@@ -219,7 +217,6 @@ class IsmctsPolicy(Policy):
         trees = self._ensure_trees(edition)
         path = self._reuse_path(view, trees[0].others_in_tree) if self.settings["Reuse"] else None
         state = view.state
-        rounds_after = _rounds_after(state)
         base = self._rng.getrandbits(64)
         self._heuristic_choice = self._heuristic(view, legal, base)
         reused = 0
@@ -228,7 +225,7 @@ class IsmctsPolicy(Policy):
         for i, tree in enumerate(trees):
             keep = path is not None and tree.advance(path)
             reused += keep
-            tree.begin(state, view.seat, (base + i * 0x9E3779B97F4A7C15) % 2**64, rounds_after, keep,
+            tree.begin(state, view.seat, (base + i * 0x9E3779B97F4A7C15) % 2**64, keep,
                        heuristic=heuristic, inference=model, only=legal if limits.searchmoves else None)
         self._last = (state.edition, tuple(sorted(getattr(state, "options", {}).items())), view.seat,
                       state.round_index, view.history)
@@ -459,12 +456,6 @@ def _mean_value(children: dict[int, tuple[int, float]]) -> float | None:
     """
     visits = sum(v for v, _ in children.values())
     return sum(v * mean for v, mean in children.values()) / visits if visits else None
-
-
-def _rounds_after(state: Any) -> int:
-    """Rounds the match has after the current one (-1 when the edition does not say)."""
-    rounds = getattr(state, "options", {}).get("rounds")
-    return -1 if rounds is None else max(0, int(rounds) - 1 - state.round_index)
 
 
 def _split(total: int, parts: int) -> list[int]:

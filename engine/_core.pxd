@@ -103,6 +103,7 @@ cdef enum:
     MAX_LEGAL = 512
     MAX_OPTIONS = 8
     MAX_DECISION_TEXT = 16
+    MAX_REVEAL = 16       # things one decision may show its mover alone (cards drawn, a reshuffle's)
 
 
 # An edition's compiled notation, for loops that answer views without Python objects: reads a
@@ -121,18 +122,21 @@ ctypedef struct GameOps:
     int (*team_of)(const void* s, int seat) noexcept nogil
     int (*to_move)(const void* s) noexcept nogil          # -1 once the match is over
     int (*round_index)(const void* s) noexcept nogil      # 0-based; changes when a round ends
+    int (*rounds)(const void* s) noexcept nogil           # rounds in the match (1: one long round)
     int (*legal)(const void* s, int* out) noexcept nogil  # fills out, returns the count
     void (*apply)(void* s, int decision) noexcept nogil   # decision must be legal
     int (*random_decision)(const void* s, Rng* rng) noexcept nogil  # == legal[below(n)]
     void (*scores)(const void* s, double* out) noexcept nogil       # per seat, match totals
     void (*returns)(const void* s, double* out) noexcept nogil      # per seat, 1 win .5 draw 0 loss
     void (*determinize)(void* s, int seat, Rng* rng) noexcept nogil
-    int (*reveal)(const void* s, int decision) noexcept nogil  # what the mover alone sees, or -1
+    # What `decision`, about to be applied, shows its mover alone (the cards it draws, in the order
+    # drawn; a reshuffled pile's new order is not shown), as edition-defined numbers into `out`
+    # (at most MAX_REVEAL); returns how many (0: nothing).
+    int (*reveal)(const void* s, int decision, int* out) noexcept nogil
     int (*playout)(void* s, Rng* rng) noexcept nogil   # optional fast random playout, or NULL
     void (*reset)(void* s, uint64_t seed) noexcept nogil  # a new match, same options, dealt from seed
-    # The mover's decision as `viewer` sees it: the decision itself, or -1 when it is hidden from
-    # viewer (a pass between opponents in partners). NULL: every decision is public.
-    int (*observe)(const void* s, int viewer, int decision) noexcept nogil
+    # 1: `scores` differ by a margin worth playing for; 0: a race, where only `returns` count.
+    int margin
     # The values of the edition's rule options in the order of its OptionSpecs (at most
     # MAX_OPTIONS); returns how many.
     int (*options)(const void* s, int* out) noexcept nogil
@@ -162,12 +166,16 @@ cdef Rules rules_of(const GameOps* ops)
 cdef class State:
     cdef const GameOps* ops
     cdef void* ptr
-    cdef list _history        # referee record of the current round: (decision, revealed) pairs
-    cdef int _history_round
-    cdef list _previous_history  # the round before's record, kept when a decision ends a round
+    # The referee's record of every decision since the position was set up, however many rounds:
+    # (mover, decision, revealed) with `revealed` a tuple of what the decision showed its mover.
+    cdef list _record
+    cdef Py_ssize_t _round_start       # where the current round's decisions begin in _record
+    cdef Py_ssize_t _last_round_start  # where those of the round before begin
+    cdef int _record_round             # the round the position is in
     cdef object __weakref__
     cdef int _adopt(self, const GameOps* ops, const void* src) except -1
     cdef State _blank(self)
-    cdef void _record(self, int decision, int revealed)
+    cdef void _forget(self)
     cdef int _checked(self, decision) except -1
-    cdef void _apply(self, int d, int revealed)
+    cdef tuple _revealed(self, int d)
+    cdef int _apply(self, int d, tuple revealed) except -1

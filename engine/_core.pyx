@@ -12,10 +12,6 @@ from libc.stdint cimport uint64_t, int64_t
 
 from engine.errors import IllegalDecisionError
 
-# How many bits of a packed history entry hold the revealed card (+1) and the decision.
-cdef int _REVEAL_BITS = 8
-cdef int _DECISION_BITS = 16
-
 
 cdef void rank_returns(int nseats, const int* team, const double* key, double* out) noexcept nogil:
     """Per seat: the share of opposing seats it beats (ties count half); teams share a key."""
@@ -136,9 +132,10 @@ cdef class State:
     def __cinit__(self):
         self.ops = NULL
         self.ptr = NULL
-        self._history = []
-        self._history_round = 0
-        self._previous_history = []
+        self._record = []
+        self._round_start = 0
+        self._last_round_start = 0
+        self._record_round = 0
 
     def __dealloc__(self):
         if self.ptr != NULL:
@@ -152,16 +149,17 @@ cdef class State:
                 raise MemoryError()
         self.ops = ops
         memcpy(self.ptr, src, ops.state_size)
-        self._history_round = ops.round_index(self.ptr)
+        self._record_round = ops.round_index(self.ptr)
         return 0
 
     cdef State _blank(self):
         return type(self).__new__(type(self))
 
-    cdef void _record(self, int decision, int revealed):
-        mover = self.ops.to_move(self.ptr)
-        self._history.append((mover << (_DECISION_BITS + _REVEAL_BITS))
-                             | (decision << _REVEAL_BITS) | (revealed + 1))
+    cdef void _forget(self):
+        """Empties the record (the position was changed outside it)."""
+        self._record = []
+        self._round_start = self._last_round_start = 0
+        self._record_round = self.ops.round_index(self.ptr)
 
     # ----- facts -------------------------------------------------------------------------
     @property
@@ -237,7 +235,7 @@ cdef class State:
     def apply(self, decision) -> None:
         """Applies a legal decision (an int, or its text); raises and changes nothing otherwise."""
         cdef int d = self._checked(decision)
-        self._apply(d, self.ops.reveal(self.ptr, d))
+        self._apply(d, self._revealed(d))
 
     def play(self, decision) -> str:
         """Applies a legal decision like `apply` and returns the referee's record of it (its text,
@@ -249,10 +247,16 @@ cdef class State:
         ('+b7', 'D:w3')
         """
         cdef int d = self._checked(decision)
-        cdef int revealed = self.ops.reveal(self.ptr, d)
+        cdef tuple revealed = self._revealed(d)
         record = self._record_text(d, revealed)
         self._apply(d, revealed)
         return record
+
+    cdef tuple _revealed(self, int d):
+        """What decision d, about to be applied, shows its mover alone (GameOps.reveal)."""
+        cdef int out[MAX_REVEAL]
+        cdef int n = self.ops.reveal(self.ptr, d, out)
+        return () if n <= 0 else tuple([out[i] for i in range(n)])
 
     cdef int _checked(self, decision) except -1:
         """The decision id of `decision` if it is legal here; raises otherwise."""
@@ -272,14 +276,16 @@ cdef class State:
                 f"legal: {' '.join(self.legal_text())}")
         return d
 
-    cdef void _apply(self, int d, int revealed):
-        self._record(d, revealed)
+    cdef int _apply(self, int d, tuple revealed) except -1:
+        """Records decision d (with what it showed its mover) and applies it."""
+        self._record.append((self.ops.to_move(self.ptr), d, revealed))
         self.ops.apply(self.ptr, d)
         cdef int r = self.ops.round_index(self.ptr)
-        if r != self._history_round:
-            self._previous_history = self._history
-            self._history = []
-            self._history_round = r
+        if r != self._record_round:  # the decision ended the round: a new one begins
+            self._last_round_start = self._round_start
+            self._round_start = len(self._record)
+            self._record_round = r
+        return 0
 
     def decision_to_text(self, int decision) -> str:
         raise NotImplementedError
@@ -299,11 +305,12 @@ cdef class State:
         for sharing a clock; edition-specific)."""
         raise NotImplementedError
 
-    def revealed_text(self, int revealed) -> str:
-        """Text of what a decision revealed to its mover alone (edition-specific)."""
+    def revealed_text(self, tuple revealed) -> str:
+        """Text of what a decision showed its mover alone (a non-empty tuple of `GameOps.reveal`'s
+        numbers; edition-specific)."""
         raise NotImplementedError
 
-    def parse_revealed(self, str text) -> int:
+    def parse_revealed(self, str text) -> tuple:
         """The inverse of `revealed_text` (NotationError for a text it never gives)."""
         raise NotImplementedError
 
@@ -313,11 +320,11 @@ cdef class State:
         cdef int d = self.parse_decision(decision) if isinstance(decision, str) else decision
         if not self.is_legal(d):
             raise IllegalDecisionError(f"not a legal decision here: {self.decision_to_text(d)}")
-        return self._record_text(d, self.ops.reveal(self.ptr, d))
+        return self._record_text(d, self._revealed(d))
 
-    def _record_text(self, int decision, int revealed) -> str:
+    def _record_text(self, int decision, tuple revealed) -> str:
         text = self.decision_to_text(decision)
-        return text if revealed < 0 else f"{text}:{self.revealed_text(revealed)}"
+        return f"{text}:{self.revealed_text(revealed)}" if revealed else text
 
     def parse_decision(self, str text) -> int:
         raise NotImplementedError
@@ -327,9 +334,10 @@ cdef class State:
         """An independent copy (position and history)."""
         cdef State other = self._blank()
         other._adopt(self.ops, self.ptr)
-        other._history = list(self._history)
-        other._history_round = self._history_round
-        other._previous_history = list(self._previous_history)
+        other._record = list(self._record)
+        other._round_start = self._round_start
+        other._last_round_start = self._last_round_start
+        other._record_round = self._record_round
         return other
 
     def __copy__(self):
@@ -348,9 +356,8 @@ cdef class State:
         cdef Rng rng
         rng.x = <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF)
         cdef State other = self.copy()
-        other._history = []
-        other._previous_history = []
         other.ops.determinize(other.ptr, seat, &rng)
+        other._forget()
         return other
 
     def perft(self, int depth) -> int:
@@ -379,9 +386,7 @@ cdef class State:
                 n = random_playout(self.ops, self.ptr, &rng)
             else:
                 n = _generic_playout(self.ops, self.ptr, &rng)
-        self._history = []
-        self._previous_history = []
-        self._history_round = self.ops.round_index(self.ptr)
+        self._forget()
         return n
 
     def random_decision(self, seed) -> int:
@@ -408,13 +413,24 @@ cdef class State:
         if not 0 <= seat < self.ops.num_seats(self.ptr):
             raise ValueError(f"seat {seat} out of range 0..{self.ops.num_seats(self.ptr) - 1}")
 
-    def _history_entries(self, bint previous=False):
-        """The record of the current round (or, with `previous`, of the round before) as
-        (mover, decision, revealed-or--1) triples."""
-        mask_d = (1 << _DECISION_BITS) - 1
-        mask_r = (1 << _REVEAL_BITS) - 1
-        return [(e >> (_DECISION_BITS + _REVEAL_BITS), (e >> _REVEAL_BITS) & mask_d, (e & mask_r) - 1)
-                for e in (self._previous_history if previous else self._history)]
+    def record(self) -> list:
+        """The referee's record of every decision since the position was set up, however many
+        rounds it spans: (mover, decision, revealed) triples, `revealed` the tuple of what the
+        decision showed its mover alone (`revealed_text` writes it).
+
+        >>> import engine
+        >>> s = engine.new_game("classic", seed=1)
+        >>> s.apply("+b7"); s.apply("D")
+        >>> s.record()
+        [(0, 16, ()), (0, 128, (22,))]
+        """
+        return list(self._record)
+
+    def _round_entries(self, bint previous=False) -> list:
+        """The record of the current round (or, with `previous`, of the round before)."""
+        if previous:
+            return self._record[self._last_round_start:self._round_start]
+        return self._record[self._round_start:]
 
     def __repr__(self):
         return f"<{type(self).__name__} {self.to_text()!r}>"

@@ -70,10 +70,6 @@ class SearchDefaults:
     """Whether `Infer=auto` samples the opponents' hidden cards from the opponent model."""
     root_candidates: int = 0
     """Root decisions searched when `RootCandidates` is -1 (0: all)."""
-    reward: str = "auto"
-    """The searcher's default reward (a `Reward` choice): `auto` plays for the score margin."""
-    margin: bool = True
-    """Whether the edition's result has a score margin (a race is won or lost, no more)."""
 
 
 @dataclass(frozen=True, eq=False)

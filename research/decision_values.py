@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 import engine
 from bots.greedy import GreedyPolicy
-from bots.ismcts_policy import IsmctsPolicy, _rounds_after
+from bots.ismcts_policy import IsmctsPolicy
 from bots.cards.heuristic import EDITION_NAMES, decision_scores
 
 
@@ -77,7 +77,7 @@ def value_decisions(view: engine.View, worlds: int, seed: int) -> ValuedPosition
     model = policy._opponent_model(view, edition)
     values = {}
     for decision in view.legal():
-        tree.begin(view.state, view.seat, seed, _rounds_after(view.state), heuristic=edition.heuristic.value,
+        tree.begin(view.state, view.seat, seed, heuristic=edition.heuristic.value,
                    inference=model, only=[decision])
         tree.run(worlds)
         (_, visits, _, total), = tree.root_children()

@@ -563,6 +563,10 @@ cdef int board_round_index(const void* sp) noexcept nogil:
     return (<const BoardStruct*>sp).round
 
 
+cdef int board_rounds(const void* sp) noexcept nogil:
+    return (<const BoardStruct*>sp).rounds
+
+
 cdef void board_scores(const void* sp, double* out) noexcept nogil:
     cdef const BoardStruct* s = <const BoardStruct*>sp
     cdef int i
@@ -582,11 +586,13 @@ cdef void board_returns(const void* sp, double* out) noexcept nogil:
     rank_returns(s.nseats, team, key, out)
 
 
-cdef int board_reveal(const void* sp, int d) noexcept nogil:
+cdef int board_reveal(const void* sp, int d, int* out) noexcept nogil:
+    """A draw from the draw pile shows its mover the card drawn."""
     cdef const BoardStruct* s = <const BoardStruct*>sp
     if d == D_DRAW_DECK and s.phase == PH_DRAW and s.deck_n > 0:
-        return s.deck[s.deck_n - 1]
-    return -1
+        out[0] = s.deck[s.deck_n - 1]
+        return 1
+    return 0
 
 
 cdef inline void _see(uint64_t* c1, uint64_t* c2, uint64_t m) noexcept nogil:
@@ -660,6 +666,7 @@ cdef void _build_ops():
     OPS.team_of = board_team_of
     OPS.to_move = board_to_move
     OPS.round_index = board_round_index
+    OPS.rounds = board_rounds
     OPS.legal = board_legal
     OPS.apply = board_apply
     OPS.random_decision = board_random_decision
@@ -667,6 +674,7 @@ cdef void _build_ops():
     OPS.returns = board_returns
     OPS.determinize = board_determinize
     OPS.reveal = board_reveal
+    OPS.margin = 1
     OPS.playout = board_playout
     OPS.reset = board_reset
     OPS.options = board_options

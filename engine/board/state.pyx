@@ -504,16 +504,16 @@ cdef class BoardState(State):
         return "\n".join(lines)
 
     # ----- history ---------------------------------------------------------------------------
-    def revealed_text(self, int revealed) -> str:
-        """The text of what a decision revealed to its mover (a card drawn from the draw pile)."""
-        return CARD_TEXT[revealed]
+    def revealed_text(self, tuple revealed) -> str:
+        """The text of what a decision revealed to its mover (the card drawn from the draw pile):
+        its cards, as a set is written."""
+        return "".join([CARD_TEXT[t] for t in revealed])
 
-    def parse_revealed(self, str text) -> int:
-        """The inverse of `revealed_text`: the card type of a card's text."""
-        t = _CARD_INDEX.get(text)
-        if t is None:
-            raise NotationError("not a card of board", token=text)
-        return t
+    def parse_revealed(self, str text) -> tuple:
+        """The inverse of `revealed_text`: the card types of its cards."""
+        if not text or text == "-":
+            raise NotationError("no card revealed", token=text, expected="cards, e.g. g7")
+        return tuple(_card_list(text, "revealed"))
 
     def history(self, seat=None, bint previous=False) -> list:
         """The decisions of the current expedition as text; masked for `seat` if given (else the
@@ -523,7 +523,7 @@ cdef class BoardState(State):
         if seat is not None:
             self._check_seat(seat)
         out = []
-        for mover, d, revealed in self._history_entries(previous):
+        for mover, d, revealed in self._round_entries(previous):
             if seat is None or seat == mover:
                 out.append(self._record_text(d, revealed))
             else:

@@ -182,15 +182,15 @@ cdef char* _put_stack(char* p, int e, const uint8_t* cards, int n) noexcept nogi
     return p
 
 
-cdef str lc_write(const LCState* s, int viewer, list history):
-    """The position's text (viewer < 0), or viewer's view with the masked `history` (packed
-    State._history entries of the current round)."""
-    cdef int e = s.edition, k, hidden, mover, d, revealed, n
+cdef str lc_write(const LCState* s, int viewer, list record, Py_ssize_t start):
+    """The position's text (viewer < 0), or viewer's view with the masked history: the entries of
+    `record` (State._record: (mover, decision, revealed)) from `start`, the current round's."""
+    cdef int e = s.edition, k, hidden, mover, d, n
     cdef const LCConfig* c = lc_config(e)
     cdef const CardSet* seen
     cdef int options[MAX_OPTIONS]
-    cdef long entry
-    cdef Py_ssize_t size = 2048 + 16 * len(history)
+    cdef tuple entry, revealed
+    cdef Py_ssize_t i, size = 2048 + 16 * (len(record) - start)
     cdef char* buf = <char*>PyMem_Malloc(size)
     cdef char* p
     if buf == NULL:
@@ -279,23 +279,26 @@ cdef str lc_write(const LCState* s, int viewer, list history):
                 p += 1
         else:
             p = _put(p, b" history=", 9)
-            if not history:
+            if start >= len(record):
                 p[0] = c'-'
                 p += 1
             k = 0
-            for entry in history:
+            for i in range(start, len(record)):
+                entry = <tuple>record[i]
+                mover = entry[0]
+                d = entry[1]
+                revealed = <tuple>entry[2]
                 p = _put_sep(p, k, c',')
                 k = 1
-                mover = entry >> 24
-                d = (entry >> 8) & 0xFFFF
-                revealed = (entry & 0xFF) - 1
                 if viewer != mover and d >= D_PASS and (viewer & 1) != (mover & 1):
                     p = _put(p, b">?", 2)  # a pass between the viewer's opponents
                     continue
                 p = _put(p, DECISION_CHARS[e][d], DECISION_LEN[e][d])
-                if revealed >= 0 and viewer == mover:
+                if revealed and viewer == mover:
                     p[0] = c':'
-                    p = _put_card(p + 1, e, revealed)
+                    p += 1
+                    for card in revealed:
+                        p = _put_card(p, e, card)
         return buf[:p - buf].decode("ascii")
     finally:
         PyMem_Free(buf)

@@ -511,6 +511,10 @@ cdef int lc_round_index(const void* sp) noexcept nogil:
     return (<const LCState*>sp).round
 
 
+cdef int lc_rounds(const void* sp) noexcept nogil:
+    return (<const LCState*>sp).rounds
+
+
 cdef void lc_scores(const void* sp, double* out) noexcept nogil:
     cdef const LCState* s = <const LCState*>sp
     cdef int i
@@ -529,18 +533,13 @@ cdef void lc_returns(const void* sp, double* out) noexcept nogil:
     rank_returns(s.nseats, team, key, out)
 
 
-cdef int lc_reveal(const void* sp, int d) noexcept nogil:
+cdef int lc_reveal(const void* sp, int d, int* out) noexcept nogil:
+    """A draw from the draw pile shows its mover the card drawn."""
     cdef const LCState* s = <const LCState*>sp
     if d == D_DRAW_DECK and s.deck_n > 0:
-        return s.deck[s.deck_n - 1]
-    return -1
-
-
-cdef int lc_observe(const void* sp, int viewer, int d) noexcept nogil:
-    # As State.history masks it: a pass between two opponents of the viewer is hidden.
-    if d >= D_PASS and (viewer & 1) != (lc_to_move(sp) & 1):
-        return -1
-    return d
+        out[0] = s.deck[s.deck_n - 1]
+        return 1
+    return 0
 
 
 cdef void lc_determinize(void* sp, int seat, Rng* rng) noexcept nogil:
@@ -659,6 +658,7 @@ cdef void _build_ops(int e, const char* name):
     o.team_of = lc_team_of
     o.to_move = lc_to_move
     o.round_index = lc_round_index
+    o.rounds = lc_rounds
     o.legal = lc_legal
     o.apply = lc_apply
     o.random_decision = lc_random_decision
@@ -666,7 +666,7 @@ cdef void _build_ops(int e, const char* name):
     o.returns = lc_returns
     o.determinize = lc_determinize
     o.reveal = lc_reveal
-    o.observe = lc_observe
+    o.margin = 1
     o.playout = lc_playout
     o.reset = lc_reset
     o.options = lc_options

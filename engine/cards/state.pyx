@@ -14,7 +14,7 @@ from engine._core cimport State, turns_left_of, MAX_OPTIONS
 from engine.cards.rules cimport *
 from engine.cards.notation cimport lc_parse, lc_write
 
-from engine.cards.notation import (CARD_INDEX, CARD_TEXT, COLOURS, DECISION_EXPECTED, DECISION_INDEX,
+from engine.cards.notation import (CARD_TEXT, COLOURS, DECISION_EXPECTED, DECISION_INDEX,
                                    DECISION_TEXT, PHASES, PILE_LETTERS, card_list)
 from engine.cards.rules import EDITION_NAMES, OPTION_SPECS
 from engine.errors import NotationError
@@ -122,22 +122,23 @@ cdef class CardState(State):
         raise NotationError(f"not a decision of {EDITION_NAMES[e]}", token=text, expected=DECISION_EXPECTED[e])
 
     # ----- history ---------------------------------------------------------------------------
-    def revealed_text(self, int revealed) -> str:
-        """The text of what a decision revealed to its mover (a card drawn from the draw pile)."""
-        return CARD_TEXT[_lc(self).edition][revealed]
+    def revealed_text(self, tuple revealed) -> str:
+        """The text of what a decision revealed to its mover (the card drawn from the draw pile):
+        its cards, as a set or stack is written."""
+        texts = CARD_TEXT[_lc(self).edition]
+        return "".join([texts[t] for t in revealed])
 
-    def parse_revealed(self, str text) -> int:
-        """The inverse of `revealed_text`: the card type of a card's text.
+    def parse_revealed(self, str text) -> tuple:
+        """The inverse of `revealed_text`: the card types of its cards.
 
         >>> import engine
         >>> state = engine.new_game("classic", seed=1)
-        >>> state.revealed_text(state.parse_revealed("g7"))
-        'g7'
+        >>> state.parse_revealed("g7"), state.revealed_text(state.parse_revealed("g7"))
+        ((36,), 'g7')
         """
-        t = CARD_INDEX[_lc(self).edition].get(text)
-        if t is None:
-            raise NotationError(f"not a card of {EDITION_NAMES[_lc(self).edition]}", token=text)
-        return t
+        if not text or text == "-":
+            raise NotationError("no card revealed", token=text, expected="cards, e.g. g7")
+        return tuple(card_list(_lc(self).edition, text, "revealed"))
 
     def history(self, seat=None, bint previous=False) -> list:
         """The decisions of the current round as text; masked for `seat` if given (else the
@@ -153,20 +154,15 @@ cdef class CardState(State):
         (1, [], ['-r7', 'D', '-r6', 'D:wT'])
         """
         cdef int e = _lc(self).edition
-        cdef long entry
-        cdef int mover, d, revealed, viewer = -1
+        cdef int mover, d, viewer = -1
         if seat is not None:
             self._check_seat(seat)
             viewer = seat
         texts = DECISION_TEXT[e]
-        cards = CARD_TEXT[e]
         out = []
-        for entry in (self._previous_history if previous else self._history):
-            mover = entry >> 24
-            d = (entry >> 8) & 0xFFFF
-            revealed = (entry & 0xFF) - 1
+        for mover, d, revealed in self._round_entries(previous):
             if viewer < 0 or viewer == mover:
-                out.append(texts[d] if revealed < 0 else f"{texts[d]}:{cards[revealed]}")
+                out.append(self._record_text(d, revealed))
             elif d >= D_PASS and (viewer & 1) != (mover & 1):
                 out.append(">?")      # a pass between opponents
             else:
@@ -220,12 +216,12 @@ cdef class CardState(State):
     # ----- positions -----------------------------------------------------------------------
     def to_text(self) -> str:
         """The full position (referee view); `from_text(to_text())` gives it back exactly."""
-        return lc_write(_lc(self), -1, self._history)
+        return lc_write(_lc(self), -1, self._record, self._round_start)
 
     def view_text(self, int seat) -> str:
         """What `seat` knows, with the masked history of the current round."""
         self._check_seat(seat)
-        return lc_write(_lc(self), seat, self._history)
+        return lc_write(_lc(self), seat, self._record, self._round_start)
 
     def view(self, int seat):
         """The seat's view as an `engine.View`."""
