@@ -110,7 +110,8 @@ class IsmctsPolicy(Policy):
                           "-1: the edition's tuned number)"),
         PolicyOption("Reward", "combo", DEFAULTS["Reward"], choices=("auto", "margin", "round", "match"),
                      help="auto: logistic of the match margin scaled by the rounds left; margin: fixed scale; "
-                          "round: who leads after this round; match: rollouts to the end, win/draw/loss"),
+                          "round: who leads after this round; match: rollouts to the end, win/draw/loss "
+                          "(a race, with no margin to play for, is always searched for its result)"),
         PolicyOption("MarginScale", "spin", DEFAULTS["MarginScale"], 0, 1000,
                      help="points of margin per logistic unit (auto, margin rewards); 0: the edition's "
                           "spread of a round's margin / 1.7"),
