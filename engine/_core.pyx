@@ -81,8 +81,8 @@ cdef class Rules:
 
     >>> import engine
     >>> rules = engine.get_edition("classic").rules
-    >>> rules.name, rules.num_decision_ids, rules.state_size == engine.new_game("classic").state_size
-    ('classic', 2214, True)
+    >>> rules.name, rules.num_decision_ids, rules.state_size
+    ('classic', 2214, 472)
     """
 
     def __init__(self):
@@ -168,11 +168,6 @@ cdef class State:
         return self.ops.name.decode()
 
     @property
-    def state_size(self) -> int:
-        """Bytes of the C struct (what a copy moves)."""
-        return self.ops.state_size
-
-    @property
     def num_seats(self) -> int:
         return self.ops.num_seats(self.ptr)
 
@@ -191,6 +186,11 @@ cdef class State:
     def round_index(self) -> int:
         """0-based index of the current round."""
         return self.ops.round_index(self.ptr)
+
+    @property
+    def round(self) -> int:
+        """The current round, 1-based (a round is an expedition in `board`)."""
+        return self.ops.round_index(self.ptr) + 1
 
     def is_terminal(self) -> bool:
         return self.ops.to_move(self.ptr) < 0

@@ -35,7 +35,8 @@ import re
 from collections import Counter
 from pathlib import Path
 
-from engine.reference.base import NotationError, SplitMix64, contains, parse_int, shuffle, size, take, take_if
+from engine.reference.base import (NotationError, SplitMix64, check_options, contains, parse_cards, parse_int,
+                                   read_position, shuffle, size, split, take, take_if)
 
 __all__ = ["Game", "NotationError", "DATA", "COLOURS", "STONE_VALUES", "artifact_points",
            "stone_score", "CANONICAL_CARDS", "CANONICAL_TILES"]
@@ -155,15 +156,7 @@ def set_text(cards: Counter) -> str:
 
 
 def _parse_cards(text: str, what: str) -> list[str]:
-    if text == "-":
-        return []
-    if not text or len(text) % 2:
-        raise NotationError(f"{what}: expected cards of two characters each or '-', got {text!r}")
-    cards = [text[i:i + 2] for i in range(0, len(text), 2)]
-    for c in cards:
-        if c not in CARD_KEY:
-            raise NotationError(f"{what}: {c!r} is not a board card")
-    return cards
+    return parse_cards(text, what, CARD_KEY, "board")
 
 
 def _parse_set(text: str, what: str) -> Counter:
@@ -226,23 +219,6 @@ class Game:
         self.rng = 0
         self._history: list[HistoryEntry] = []
 
-    @staticmethod
-    def _check_options(options: dict) -> dict[str, int]:
-        names = [o[0] for o in OPTIONS]
-        for name in options:
-            if name not in names:
-                raise ValueError(f"unknown option {name!r} for board; options are {', '.join(names)} "
-                                 f"(and the parameter players)")
-        result = {}
-        for name, default, lo, hi in OPTIONS:
-            value = options.get(name, default)
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise ValueError(f"option {name} must be an integer, got {value!r}")
-            if not lo <= value <= hi:
-                raise ValueError(f"option {name} must be in {lo}..{hi}, got {value}")
-            result[name] = value
-        return result
-
     @classmethod
     def new(cls, seed: int, players: int = 4, **options: int) -> "Game":
         """Deal expedition 1 from ``seed`` (docs/board.md "Dealing"); seat 0 starts.
@@ -256,7 +232,7 @@ class Game:
         if isinstance(players, bool) or not isinstance(players, int) or players not in PLAYERS:
             raise ValueError(f"players must be 2, 3 or 4, got {players!r}")
         g = cls()
-        g.options = cls._check_options(options)
+        g.options = check_options("board", OPTIONS, options, " (and the parameter players)")
         g.players = players
         g._totals = [0] * players
         g.artifacts = [0] * players
@@ -651,50 +627,11 @@ class Game:
         ...
         engine.reference.base.NotationError: players: expected 2..4, got 5
         """
-        if not isinstance(text, str):
-            raise NotationError(f"position: expected a string, got {type(text).__name__}")
-        tokens = text.split()
-        if not tokens:
-            raise NotationError("position: empty text")
-        if tokens[0] != "board":
-            raise NotationError(f"edition: expected 'board', got {tokens[0]!r}")
-        names = [o[0] for o in OPTIONS]
-        raw: dict[str, int] = {}
-        i, next_option = 1, 0
-        while i < len(tokens) and tokens[i].partition("=")[0] in names:
-            name, _, value = tokens[i].partition("=")
-            index = names.index(name)
-            if index < next_option:
-                raise NotationError(f"option {name}: repeated or out of order (order: {' '.join(names)})")
-            _, _, lo, hi = OPTIONS[index]
-            raw[name] = parse_int(value, f"option {name}", lo, hi)
-            next_option = index + 1
-            i += 1
+        raw, values = read_position(text, "board", OPTIONS, FIELDS)
         g = cls()
-        g.options = cls._check_options(raw)
-        values: dict[str, str] = {}
-        rest = tokens[i:]
-        for k, name in enumerate(FIELDS):
-            if k >= len(rest):
-                raise NotationError(f"position: missing field {name}=")
-            got, eq, value = rest[k].partition("=")
-            if got == "seat":
-                raise NotationError("seat=: this is a view, not a position")
-            if got in names:
-                raise NotationError(f"option {got}: repeated or out of order (order: {' '.join(names)})")
-            if not eq or got != name:
-                raise NotationError(f"position: expected field {name}= at token {rest[k]!r}")
-            values[name] = value
-        if len(rest) > len(FIELDS):
-            raise NotationError(f"position: unexpected token {rest[len(FIELDS)]!r} after rng=")
+        g.options = check_options("board", OPTIONS, raw)
         g._parse_fields(values)
         return g
-
-    def _split(self, value: str, what: str, n: int) -> list[str]:
-        parts = value.split("/")
-        if len(parts) != n:
-            raise NotationError(f"{what}: expected {n} entries separated by '/', got {len(parts)} in {value!r}")
-        return parts
 
     def _parse_fields(self, v: dict[str, str]) -> None:
         n = self.players = parse_int(v["players"], "players", PLAYERS[0], PLAYERS[-1])
@@ -719,15 +656,15 @@ class Game:
             self._to_move = None
         else:
             self._to_move = parse_int(v["to_move"], "to_move", 0, n - 1)
-        self._totals = [parse_int(t, "totals", 0, 10**6) for t in self._split(v["totals"], "totals", n)]
+        self._totals = [parse_int(t, "totals", 0, 10**6) for t in split(v["totals"], "totals", n)]
         self.artifacts = [parse_int(a, "artifacts", 0, 10**4)
-                          for a in self._split(v["artifacts"], "artifacts", n)]
-        self.hands = [_parse_set(h, f"hands (seat {s})") for s, h in enumerate(self._split(v["hands"], "hands", n))]
-        self._parse_cols(self._split(v["cols"], "cols", n))
-        self._parse_pieces(self._split(v["pieces"], "pieces", n), self._split(v["researcher"], "researcher", n))
-        self._parse_tiles(self._split(v["tiles"], "tiles", N_PATHS))
+                          for a in split(v["artifacts"], "artifacts", n)]
+        self.hands = [_parse_set(h, f"hands (seat {s})") for s, h in enumerate(split(v["hands"], "hands", n))]
+        self._parse_cols(split(v["cols"], "cols", n))
+        self._parse_pieces(split(v["pieces"], "pieces", n), split(v["researcher"], "researcher", n))
+        self._parse_tiles(split(v["tiles"], "tiles", N_PATHS))
         self.piles = []
-        for x, text in enumerate(self._split(v["piles"], "piles", N_PATHS)):
+        for x, text in enumerate(split(v["piles"], "piles", N_PATHS)):
             pile = _parse_cards(text, f"piles (pile {COLOURS[x]})")
             for card in pile:
                 if CARD_COLOUR[card] != x:
@@ -764,7 +701,7 @@ class Game:
             raise NotationError(f"box: expected {removed} cards with {n} players, got {size(self.box)}")
         if not over:
             self._check_running()
-        self.known = [_parse_set(k, f"known (seat {s})") for s, k in enumerate(self._split(v["known"], "known", n))]
+        self.known = [_parse_set(k, f"known (seat {s})") for s, k in enumerate(split(v["known"], "known", n))]
         for s, k in enumerate(self.known):
             if not contains(self.hands[s], k):
                 raise NotationError(f"known (seat {s}): {set_text(k)} is not within that hand")

@@ -347,11 +347,6 @@ cdef class BoardState(State):
         return _PHASES[_bs(self).phase]
 
     @property
-    def round(self) -> int:
-        """The current expedition, 1-based."""
-        return _bs(self).round + 1
-
-    @property
     def turn(self) -> int:
         """Turns completed in the current expedition."""
         return _bs(self).turn

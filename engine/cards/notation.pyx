@@ -876,6 +876,7 @@ cdef int _fill_unseen(LCState* s, int seat, int* unknown) except -1:
     cdef int e = s.edition, k, t, i, opp, npool = 0, slots = 0, need
     cdef int cnt[MAX_TYPES]
     cdef uint8_t pool[MAX_CARDS]
+    cdef uint8_t slot_seat[MAX_CARDS]
     for t in range(c.ntypes):
         cnt[t] = c.copies[t]
     for k in range(c.nseats):
@@ -921,14 +922,12 @@ cdef int _fill_unseen(LCState* s, int seat, int* unknown) except -1:
         for i in range(cnt[t]):
             pool[npool] = t
             npool += 1
-    i = 0
+    slots = 0
     for k in range(c.nseats):
         for t in range(unknown[k]):
-            cs_add(&s.hand[k], c, pool[i])
-            i += 1
-    for k in range(s.deck_n):
-        s.deck[k] = pool[i]
-        i += 1
+            slot_seat[slots] = k
+            slots += 1
+    lc_deal_slots(s, c, slot_seat, slots, pool)
     return 0
 
 

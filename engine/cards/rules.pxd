@@ -156,6 +156,8 @@ cdef const LCConfig* lc_config(int edition) noexcept nogil
 cdef int lc_expedition_score(const LCState* s, int row, int col) noexcept nogil
 cdef int lc_row_score(const LCState* s, int row) noexcept nogil
 cdef void lc_clear_round(LCState* s) noexcept nogil
+cdef void lc_deal_slots(LCState* s, const LCConfig* c, const uint8_t* slot_seat, int nslots,
+                        const uint8_t* pool) noexcept nogil
 cdef int lc_legal(const void* sp, int* out) noexcept nogil
 cdef int lc_legal_passes(const LCState* s, int* out, bint passes) noexcept nogil
 cdef void lc_apply(void* sp, int d) noexcept nogil

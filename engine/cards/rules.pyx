@@ -542,6 +542,17 @@ cdef int lc_reveal(const void* sp, int d, int* out) noexcept nogil:
     return 0
 
 
+cdef void lc_deal_slots(LCState* s, const LCConfig* c, const uint8_t* slot_seat, int nslots,
+                        const uint8_t* pool) noexcept nogil:
+    """Deals pool[i] into the hand of seat slot_seat[i] for each of the nslots unknown hand slots,
+    then the rest of the pool, in its order, as the draw pile (its deck_n cards)."""
+    cdef int i
+    for i in range(nslots):
+        cs_add(&s.hand[slot_seat[i]], c, pool[i])
+    for i in range(s.deck_n):
+        s.deck[i] = pool[nslots + i]
+
+
 cdef void lc_determinize(void* sp, int seat, Rng* rng) noexcept nogil:
     """Redeals every card `seat` cannot see, keeping all it knows (docs/notation.md, Views)."""
     cdef LCState* s = <LCState*>sp
@@ -620,17 +631,11 @@ cdef void lc_determinize(void* sp, int seat, Rng* rng) noexcept nogil:
     for i in range(nforced):
         cs_add(&s.hand[slot_seat[i]], c, forced[i])
         cs_add(&s.pknown[slot_seat[i]], c, forced[i])
-    k = 0
-    for i in range(nforced, nslots):
-        cs_add(&s.hand[slot_seat[i]], c, pool[k])
-        k += 1
-    if partner >= 0:
+    if partner >= 0:  # the partner's unknown cards come after the opponents'
         for i in range(unknown[partner]):
-            cs_add(&s.hand[partner], c, pool[k])
-            k += 1
-    for i in range(s.deck_n):
-        s.deck[i] = pool[k]
-        k += 1
+            slot_seat[nslots] = partner
+            nslots += 1
+    lc_deal_slots(s, c, slot_seat + nforced, nslots - nforced, pool)
     s.rng = rng_next(rng)
 
 

@@ -43,11 +43,6 @@ cdef class CardState(State):
         return PHASES[_lc(self).phase]
 
     @property
-    def round(self) -> int:
-        """The current round, 1-based."""
-        return _lc(self).round + 1
-
-    @property
     def turn(self) -> int:
         """Turns completed in the current round."""
         return _lc(self).turn

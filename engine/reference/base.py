@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Container, Sequence
 
 MASK64 = (1 << 64) - 1
 
@@ -116,3 +117,106 @@ def parse_int(text: str, what: str, lo: int | None = None, hi: int | None = None
     if (lo is not None and value < lo) or (hi is not None and value > hi):
         raise NotationError(f"{what}: expected {lo}..{hi}, got {value}")
     return value
+
+
+# ---------------------------------------------------------------------------------------------
+# Positions as text (docs/notation.md "Positions"): what the models read alike
+
+OptionTable = Sequence[tuple[str, int, int, int]]
+"""A model's rule options: (name, default, lowest, highest), in the order a position writes them."""
+
+
+def check_options(edition: str, table: OptionTable, options: dict, note: str = "") -> dict[str, int]:
+    """Every option of `table`, from `options` or its default; ValueError for an unknown name or a
+    value that is not an integer in range (`note` is added to the unknown-name message).
+
+    >>> check_options("classic", [("rounds", 3, 1, 99)], {})
+    {'rounds': 3}
+    """
+    names = [o[0] for o in table]
+    for name in options:
+        if name not in names:
+            raise ValueError(f"unknown option {name!r} for {edition}; options are {', '.join(names)}{note}")
+    result = {}
+    for name, default, lo, hi in table:
+        value = options.get(name, default)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ValueError(f"option {name} must be an integer, got {value!r}")
+        if not lo <= value <= hi:
+            raise ValueError(f"option {name} must be in {lo}..{hi}, got {value}")
+        result[name] = value
+    return result
+
+
+def read_position(text: str, edition: str, table: OptionTable, fields: list[str]) -> tuple[dict[str, int], dict[str, str]]:
+    """The options given (in table order, each at most once) and the value of every field of a
+    full position's text, the fields in their fixed order; NotationError names what is wrong.
+
+    >>> read_position("classic rounds=1 round=1/1", "classic", [("rounds", 3, 1, 99)], ["round"])
+    ({'rounds': 1}, {'round': '1/1'})
+    """
+    if not isinstance(text, str):
+        raise NotationError(f"position: expected a string, got {type(text).__name__}")
+    tokens = text.split()
+    if not tokens:
+        raise NotationError("position: empty text")
+    if tokens[0] != edition:
+        raise NotationError(f"edition: expected {edition!r}, got {tokens[0]!r}")
+    names = [o[0] for o in table]
+    options: dict[str, int] = {}
+    i, next_option = 1, 0
+    while i < len(tokens) and tokens[i].partition("=")[0] in names:
+        name, _, value = tokens[i].partition("=")
+        index = names.index(name)
+        if index < next_option:
+            raise NotationError(f"option {name}: repeated or out of order (order: {' '.join(names)})")
+        _, _, lo, hi = table[index]
+        options[name] = parse_int(value, f"option {name}", lo, hi)
+        next_option = index + 1
+        i += 1
+    values: dict[str, str] = {}
+    rest = tokens[i:]
+    for k, name in enumerate(fields):
+        if k >= len(rest):
+            raise NotationError(f"position: missing field {name}=")
+        got, eq, value = rest[k].partition("=")
+        if got == "seat":
+            raise NotationError("seat=: this is a view, not a position")
+        if got in names:
+            raise NotationError(f"option {got}: repeated or out of order (order: {' '.join(names)})")
+        if not eq or got != name:
+            raise NotationError(f"position: expected field {name}= at token {rest[k]!r}")
+        values[name] = value
+    if len(rest) > len(fields):
+        raise NotationError(f"position: unexpected token {rest[len(fields)]!r} after {fields[-1]}=")
+    return options, values
+
+
+def parse_cards(text: str, what: str, known: Container[str], deck: str) -> list[str]:
+    """The cards of a concatenation of two-character cards (``-`` = none), each one of `known`
+    (a card of the `deck` named in the message).
+
+    >>> parse_cards("y2b7", "hand", {"y2", "b7"}, "classic")
+    ['y2', 'b7']
+    """
+    if text == "-":
+        return []
+    if not text or len(text) % 2:
+        raise NotationError(f"{what}: expected cards of two characters each or '-', got {text!r}")
+    cards = [text[i:i + 2] for i in range(0, len(text), 2)]
+    for c in cards:
+        if c not in known:
+            raise NotationError(f"{what}: {c!r} is not a {deck} card")
+    return cards
+
+
+def split(value: str, what: str, n: int) -> list[str]:
+    """A field's `n` entries, separated by '/'.
+
+    >>> split("0/5", "totals", 2)
+    ['0', '5']
+    """
+    parts = value.split("/")
+    if len(parts) != n:
+        raise NotationError(f"{what}: expected {n} entries separated by '/', got {len(parts)} in {value!r}")
+    return parts

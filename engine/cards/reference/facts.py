@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Iterable, Sequence
 
-from engine.reference.base import NotationError
+from engine.reference.base import NotationError, parse_cards
 
 class Edition:
     """The facts of one card edition, and its card texts.
@@ -81,15 +81,7 @@ class Edition:
 
     def parse_cards(self, text: str, what: str) -> list[str]:
         """Split a concatenation of cards (``-`` = none), checking every card."""
-        if text == "-":
-            return []
-        if not text or len(text) % 2:
-            raise NotationError(f"{what}: expected cards of two characters each or '-', got {text!r}")
-        cards = [text[i:i + 2] for i in range(0, len(text), 2)]
-        for c in cards:
-            if c not in self.key:
-                raise NotationError(f"{what}: {c!r} is not a {self.name} card")
-        return cards
+        return parse_cards(text, what, self.key, self.name)
 
     def parse_set(self, text: str, what: str) -> Counter:
         cards = self.parse_cards(text, what)

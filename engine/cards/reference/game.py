@@ -21,7 +21,8 @@ import random
 from collections import Counter
 from typing import ClassVar
 
-from engine.reference.base import NotationError, SplitMix64, contains, parse_int, shuffle, size, take, take_if
+from engine.reference.base import (NotationError, SplitMix64, check_options, contains, parse_int, read_position, shuffle,
+                                   size, split, take, take_if)
 
 from .facts import Edition
 
@@ -65,22 +66,6 @@ class BaseGame:
         self._history: list[HistoryEntry] = []
 
     @classmethod
-    def _check_options(cls, options: dict) -> dict[str, int]:
-        names = [o[0] for o in cls.OPTIONS]
-        for name in options:
-            if name not in names:
-                raise ValueError(f"unknown option {name!r} for {cls.ED.name}; options are {', '.join(names)}")
-        result = {}
-        for name, default, lo, hi in cls.OPTIONS:
-            value = options.get(name, default)
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise ValueError(f"option {name} must be an integer, got {value!r}")
-            if not lo <= value <= hi:
-                raise ValueError(f"option {name} must be in {lo}..{hi}, got {value}")
-            result[name] = value
-        return result
-
-    @classmethod
     def new(cls, seed: int, **options: int):
         """Deal round 1 from ``seed`` (docs/notation.md "Dealing").
 
@@ -92,7 +77,7 @@ class BaseGame:
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 1 << 64:
             raise ValueError(f"seed must be an integer in 0..2^64-1, got {seed!r}")
         g = cls()
-        g.options = cls._check_options(options)
+        g.options = check_options(cls.ED.name, cls.OPTIONS, options)
         g._totals = [0] * cls._n_rows()
         g.round = 1
         g.starter = 0
@@ -450,55 +435,13 @@ class BaseGame:
         ...
         engine.reference.base.NotationError: position: missing field round=
         """
-        ed = cls.ED
-        if not isinstance(text, str):
-            raise NotationError(f"position: expected a string, got {type(text).__name__}")
-        tokens = text.split()
-        if not tokens:
-            raise NotationError("position: empty text")
-        if tokens[0] != ed.name:
-            raise NotationError(f"edition: expected {ed.name!r}, got {tokens[0]!r}")
-        # Options: in table order, each at most once; missing ones take their default.
-        names = [o[0] for o in cls.OPTIONS]
-        raw_options: dict[str, int] = {}
-        i, next_option = 1, 0
-        while i < len(tokens) and tokens[i].partition("=")[0] in names:
-            name, _, value = tokens[i].partition("=")
-            index = names.index(name)
-            if index < next_option:
-                raise NotationError(f"option {name}: repeated or out of order (order: {' '.join(names)})")
-            _, default, lo, hi = cls.OPTIONS[index]
-            raw_options[name] = parse_int(value, f"option {name}", lo, hi)
-            next_option = index + 1
-            i += 1
-        g = cls()
-        g.options = cls._check_options(raw_options)
-
         field_names = ["round", "starter", "turn", "phase", "to_move", "nodraw", "totals", "hands",
                        "rows", "piles", "deck", *cls._knowledge_field_names(), "rng"]
-        values: dict[str, str] = {}
-        rest = tokens[i:]
-        for k, name in enumerate(field_names):
-            if k >= len(rest):
-                raise NotationError(f"position: missing field {name}=")
-            got, eq, value = rest[k].partition("=")
-            if got == "seat":
-                raise NotationError("seat=: this is a view, not a position")
-            if got in [o[0] for o in cls.OPTIONS]:
-                raise NotationError(f"option {got}: repeated or out of order (order: {' '.join(names)})")
-            if not eq or got != name:
-                raise NotationError(f"position: expected field {name}= at token {rest[k]!r}")
-            values[name] = value
-        if len(rest) > len(field_names):
-            raise NotationError(f"position: unexpected token {rest[len(field_names)]!r} after rng=")
+        raw_options, values = read_position(text, cls.ED.name, cls.OPTIONS, field_names)
+        g = cls()
+        g.options = check_options(cls.ED.name, cls.OPTIONS, raw_options)
         g._parse_fields(values)
         return g
-
-    def _split(self, value: str, what: str, n: int) -> list[str]:
-        parts = value.split("/")
-        if len(parts) != n:
-            raise NotationError(f"{what}: expected {n} entries separated by '/', got {len(parts)} in {value!r}")
-        return parts
 
     def _parse_fields(self, v: dict[str, str]) -> None:
         ed = self.ED
@@ -528,12 +471,12 @@ class BaseGame:
             self._to_move = parse_int(v["to_move"], "to_move", 0, seats - 1)
         # totals
         self._totals = [parse_int(t, "totals", signed=True)
-                       for t in self._split(v["totals"], "totals", self._n_rows())]
+                       for t in split(v["totals"], "totals", self._n_rows())]
         # hands, rows, piles, deck
         self.hands = [ed.parse_set(h, f"hands (seat {s})")
-                      for s, h in enumerate(self._split(v["hands"], "hands", seats))]
+                      for s, h in enumerate(split(v["hands"], "hands", seats))]
         self.rows = []
-        for r, text in enumerate(self._split(v["rows"], "rows", self._n_rows())):
+        for r, text in enumerate(split(v["rows"], "rows", self._n_rows())):
             cards = ed.parse_set(text, f"rows (row {r})")
             row: dict[str, list[str]] = {c: [] for c in ed.colours}
             for card in ed.sort(cards.elements()):
@@ -545,7 +488,7 @@ class BaseGame:
                 exp.append(card)
             self.rows.append(row)
         self.piles = []
-        for p, text in enumerate(self._split(v["piles"], "piles", len(ed.pile_names))):
+        for p, text in enumerate(split(v["piles"], "piles", len(ed.pile_names))):
             pile = ed.parse_stack(text, f"piles (pile {ed.pile_names[p]})")
             for card in pile:
                 if ed.pile_of(card) != p:
@@ -597,7 +540,7 @@ class BaseGame:
 
     def _parse_known_list(self, value: str, what: str) -> list[Counter]:
         return [self.ED.parse_set(k, f"{what} (seat {s})")
-                for s, k in enumerate(self._split(value, what, self.ED.seats))]
+                for s, k in enumerate(split(value, what, self.ED.seats))]
 
     def _parse_knowledge(self, v: dict[str, str]) -> None:
         self.known = self._parse_known_list(v["known"], "known")

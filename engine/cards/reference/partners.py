@@ -45,7 +45,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Sequence
 
-from engine.reference.base import NotationError, contains, size, take, take_if
+from engine.reference.base import NotationError, contains, size, split, take, take_if
 
 from .facts import PARTNERS
 from .game import DRAW, BaseGame
@@ -197,7 +197,7 @@ class Game(BaseGame):
         self.known = self._parse_known_list(v["known"], "known")
         self.pknown = self._parse_known_list(v["pknown"], "pknown")
         self.tknown = [ed.parse_set(t, f"tknown (team {i})")
-                       for i, t in enumerate(self._split(v["tknown"], "tknown", 2))]
+                       for i, t in enumerate(split(v["tknown"], "tknown", 2))]
         for s in range(4):
             if not contains(self.hands[s], self.known[s]):
                 raise NotationError(f"known (seat {s}): {ed.set_text(self.known[s])} is not within that hand")
