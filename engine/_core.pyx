@@ -290,6 +290,32 @@ cdef class State:
     def decision_to_text(self, int decision) -> str:
         raise NotImplementedError
 
+    # ----- positions and views -------------------------------------------------------------
+    def to_text(self) -> str:
+        """The full position (the referee's); the edition's `from_text(to_text())` gives it back
+        exactly."""
+        return self._format(-1)
+
+    def view_text(self, int seat) -> str:
+        """What `seat` knows: the position with what it cannot see masked, and the masked history
+        of the current round (of the whole match where a match is one round).
+
+        >>> import engine
+        >>> engine.new_game("classic", seed=1).view_text(1).split()[-1]
+        'history=-'
+        """
+        self._check_seat(seat)
+        return self._format(seat)
+
+    def view(self, int seat):
+        """The seat's view as an `engine.View` (read back from `view_text` by the edition's parser)."""
+        from engine.view import View
+        return View.from_text(self.view_text(seat))
+
+    def _format(self, int viewer) -> str:
+        """The edition's one writer of positions (viewer -1) and views (viewer: the seat)."""
+        raise NotImplementedError
+
     def pretty(self, seat=None) -> str:
         """A text picture of the table (hands `seat` cannot see hidden, when given)."""
         raise NotImplementedError

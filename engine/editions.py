@@ -1,5 +1,6 @@
 """The registry of editions: the records of every family folder `engine/<family>/edition.py`
-(found at import, none listed by hand) and of editions registered from elsewhere (`register`).
+(found at import, none listed by hand) and of editions registered from elsewhere (`register`, and
+`unregister` to take one out again).
 
 >>> from engine.editions import EDITIONS, get_edition
 >>> list(EDITIONS)
@@ -39,6 +40,20 @@ def register(edition: Edition) -> Edition:
     EDITIONS.clear()
     EDITIONS.update((ed.name, ed) for ed in ordered)
     return edition
+
+
+def unregister(edition: Edition) -> None:
+    """Takes a registered edition out of the registry again: how a test's edition leaves once its
+    tests are done (other tests compare the registry with what a bot process lists).
+
+    >>> import dataclasses
+    >>> extra = register(dataclasses.replace(get_edition("classic"), name="variant", order=99))
+    >>> unregister(extra); "variant" in EDITIONS
+    False
+    """
+    if EDITIONS.get(edition.name) is not edition:
+        raise ValueError(f"the edition {edition.name!r} is not registered")
+    del EDITIONS[edition.name]
 
 
 def _discover() -> None:

@@ -10,7 +10,7 @@ import pytest
 import engine
 from engine._core import Rules
 from engine.edition import Edition, Ref
-from engine.editions import EDITIONS, default_edition, get_edition, register
+from engine.editions import EDITIONS, default_edition, get_edition, register, unregister
 from helpers import new_game
 
 
@@ -37,6 +37,12 @@ def test_an_edition_from_elsewhere_registers(registry: dict[str, Edition]) -> No
     assert list(registry)[-1] == "variant"
     with pytest.raises(ValueError, match="registered already"):
         register(dataclasses.replace(first, order=0))
+    unregister(extra)
+    assert "variant" not in registry and list(registry)[0] == first.name
+    with pytest.raises(ValueError, match="not registered"):
+        unregister(extra)
+    with pytest.raises(ValueError, match="not registered"):
+        unregister(dataclasses.replace(first))  # another record of the same name
 
 
 def test_records_carry_what_the_upper_layers_use(edition: str) -> None:

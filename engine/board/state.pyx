@@ -526,21 +526,9 @@ cdef class BoardState(State):
         return out
 
     # ----- positions -----------------------------------------------------------------------
-    def to_text(self) -> str:
-        """The full position; `from_text(to_text())` gives it back exactly."""
-        return self._format(-1)
-
-    def view_text(self, int seat) -> str:
-        """What `seat` knows, with the masked history of the current expedition."""
-        self._check_seat(seat)
-        return self._format(seat)
-
-    def view(self, int seat):
-        """The seat's view as an `engine.View`."""
-        from engine.view import View
-        return View.from_text(self.view_text(seat))
-
     def _format(self, int viewer) -> str:
+        """The full position (viewer -1) or the seat's view, with the masked history of the
+        current expedition (`to_text`, `view_text`)."""
         cdef BoardStruct* s = _bs(self)
         cdef int n = s.nseats, k, x, hidden
         out = ["board", f"rounds={s.rounds}", f"max_turns={s.max_turns}", f"updown={s.updown}", f"players={n}"]

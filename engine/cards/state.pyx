@@ -209,19 +209,10 @@ cdef class CardState(State):
         return "\n".join(lines)
 
     # ----- positions -----------------------------------------------------------------------
-    def to_text(self) -> str:
-        """The full position (referee view); `from_text(to_text())` gives it back exactly."""
-        return lc_write(_lc(self), -1, self._record, self._round_start)
-
-    def view_text(self, int seat) -> str:
-        """What `seat` knows, with the masked history of the current round."""
-        self._check_seat(seat)
-        return lc_write(_lc(self), seat, self._record, self._round_start)
-
-    def view(self, int seat):
-        """The seat's view as an `engine.View`."""
-        from engine.view import View
-        return View.from_text(self.view_text(seat))
+    def _format(self, int viewer) -> str:
+        """The full position (viewer -1) or the seat's view, with the masked history of the
+        current round (`to_text`, `view_text`)."""
+        return lc_write(_lc(self), viewer, self._record, self._round_start)
 
     @classmethod
     def from_text(cls, str text) -> CardState:
