@@ -287,7 +287,7 @@ cdef class State:
             self._record_round = r
         return 0
 
-    def decision_to_text(self, int decision) -> str:
+    def decision_to_text(self, int d) -> str:
         raise NotImplementedError
 
     def pretty(self, seat=None) -> str:
@@ -328,6 +328,40 @@ cdef class State:
 
     def parse_decision(self, str text) -> int:
         raise NotImplementedError
+
+    # ----- the match and its notation (edition-specific) ---------------------------------------
+    @property
+    def options(self) -> dict:
+        """The rule options of the match, by name (none by default)."""
+        return {}
+
+    @property
+    def turn(self) -> int:
+        """Turns completed in the current round."""
+        raise NotImplementedError
+
+    def history(self, seat=None, bint previous=False) -> list:
+        """The decisions of the current round as text, masked for `seat` if given; with
+        `previous`, those of the round before."""
+        raise NotImplementedError
+
+    def to_text(self) -> str:
+        """The full position (referee view); `from_text(to_text())` gives it back exactly."""
+        raise NotImplementedError
+
+    def view_text(self, int seat) -> str:
+        """What `seat` knows, with the masked history of the current round."""
+        raise NotImplementedError
+
+    @classmethod
+    def from_text(cls, str text) -> State:
+        """Parses a full position; raises NotationError naming the bad field."""
+        raise NotImplementedError
+
+    def view(self, int seat):
+        """The seat's view as an `engine.View`."""
+        from engine.view import View
+        return View.from_text(self.view_text(seat))
 
     # ----- copies, sampling, counting ------------------------------------------------------
     def copy(self) -> State:

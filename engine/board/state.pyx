@@ -540,11 +540,6 @@ cdef class BoardState(State):
         self._check_seat(seat)
         return self._format(seat)
 
-    def view(self, int seat):
-        """The seat's view as an `engine.View`."""
-        from engine.view import View
-        return View.from_text(self.view_text(seat))
-
     def _format(self, int viewer) -> str:
         cdef BoardStruct* s = _bs(self)
         cdef int n = s.nseats, k, x, hidden

@@ -223,11 +223,6 @@ cdef class CardState(State):
         self._check_seat(seat)
         return lc_write(_lc(self), seat, self._record, self._round_start)
 
-    def view(self, int seat):
-        """The seat's view as an `engine.View`."""
-        from engine.view import View
-        return View.from_text(self.view_text(seat))
-
     @classmethod
     def from_text(cls, str text) -> CardState:
         """Parses a full position; raises NotationError naming the bad field."""
