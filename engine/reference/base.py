@@ -7,6 +7,8 @@ helpers and the reading of integers. Standard library only.
 True
 >>> parse_int("12", "turn", 0, 300)
 12
+>>> mover(1)
+1
 """
 
 from __future__ import annotations
@@ -96,6 +98,13 @@ def take_if(counter: Counter, card: str) -> bool:
 def contains(big: Counter, small: Counter) -> bool:
     """Multiset inclusion: every card of ``small`` at most as often as in ``big``."""
     return all(big.get(c, 0) >= n for c, n in small.items())
+
+
+def mover(seat: int | None) -> int:
+    """The seat to move of a running match (a model's to_move is None once it is over)."""
+    if seat is None:
+        raise ValueError("the match is over: no seat is to move")
+    return seat
 
 
 def size(counter: Counter) -> int:
