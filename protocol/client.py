@@ -169,6 +169,7 @@ class Engine:
         self._log = log
         self.strict = strict
         """Whether a line that is not UEI raises ProtocolError (otherwise it is logged and skipped)."""
+        # the bot is started with stdin and stdout piped
         self._out_fd = process.stdout.fileno()  # type: ignore[union-attr]
         self._in_fd = process.stdin.fileno()  # type: ignore[union-attr]
         os.set_blocking(self._out_fd, False)

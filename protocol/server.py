@@ -71,7 +71,7 @@ class Position:
 
     def state(self) -> State:
         """A state for `legal` and `d`: the full state, or the view's representative state."""
-        return self.full if self.full is not None else self.view.state  # type: ignore[union-attr]
+        return self.full if self.full is not None else self.view.state  # type: ignore[union-attr]  # one is set
 
 
 GameKey = tuple[str, tuple[tuple[str, int], ...], int, int]
