@@ -16,10 +16,15 @@ import sys
 import tomllib
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import engine
 from arena.sprt import Sprt
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+    _Stored = TypeVar("_Stored", bound=DataclassInstance)
 
 FORMATS = ("round-robin", "gauntlet")
 PLAYED = "played"
@@ -355,7 +360,7 @@ def _restored_bot(stored: dict[str, Any]) -> BotSpec:
     return BotSpec(**stored)
 
 
-def _restored(kind: type, stored: dict[str, Any]) -> Any:
+def _restored(kind: type[_Stored], stored: dict[str, Any]) -> _Stored:
     """An instance of the dataclass `kind` with the stored fields (defaults for those missing),
     without the checks its constructor makes of new input.
 

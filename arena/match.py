@@ -55,18 +55,17 @@ def play_match(edition: str, seed: int, policies: Sequence[Policy], options: Map
     for seat, policy in enumerate(policies):
         policy.new_game(edition, resolved, state.num_seats, seat)
     limits = limits or Limits()
-    deciders = [policy.fast_decider for policy in policies]
-    if observer is None and not limits.searchmoves and all(d is not None for d in deciders):
+    deciders = [policy.fast_decider for policy in policies if policy.fast_decider is not None]
+    if observer is None and not limits.searchmoves and len(deciders) == len(policies):
         moves = play_instant(state, deciders)  # instant bots: the whole game in compiled code
     else:
         moves = []
-        while not state.is_terminal():
-            seat = state.to_move
-            view = state.view(seat)
-            decision = policies[seat].choose(view, limits)
+        while (mover := state.to_move) is not None:
+            view = state.view(mover)
+            decision = policies[mover].choose(view, limits)
             state.apply(decision)
             if observer is not None:
-                observer(len(moves), seat, policies[seat])
+                observer(len(moves), mover, policies[mover])
             moves.append(decision)
     scores, returns = state.scores(), state.returns()
     for seat, policy in enumerate(policies):

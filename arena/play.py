@@ -127,16 +127,15 @@ def play_game(settings: PlaySettings, person: Person,
     bots: dict[int, Engine] = {}
     advisor: list[Engine] = []  # started on the first hint
     try:
-        for seat, spec in seat_bots(settings, state.num_seats).items():
-            bots[seat] = start(spec)
-            bots[seat].new_game(state.edition, state.options, state.num_seats, seat)
+        for bot_seat, spec in seat_bots(settings, state.num_seats).items():
+            bots[bot_seat] = start(spec)
+            bots[bot_seat].new_game(state.edition, state.options, state.num_seats, bot_seat)
         names = {**{seat: bot.name for seat, bot in bots.items()}, settings.seat: "you"}
         record = GameRecord(index=0, group=0, deal=0, rotation=0, edition=state.edition, options=dict(state.options),
                             seed=settings.seed, seat_bots=[names[s] for s in range(state.num_seats)], scores=[],
                             returns=[], initial_position=state.to_text(), started=now())
         table.introduce(names)
-        while not state.is_terminal():
-            seat = state.to_move
+        while (seat := state.to_move) is not None:
             started = time.perf_counter()
             if seat == settings.seat:
                 try:
@@ -146,7 +145,7 @@ def play_game(settings: PlaySettings, person: Person,
                     record.scores, record.returns = state.scores(), forfeit_returns(state, seat)
                     record.final_position, record.finished = state.to_text(), now()
                     raise Quit(str(left), PlayOutcome(state, record, seat)) from None
-                estimate = None, None
+                estimate: tuple[float | None, int | None] = (None, None)
             else:
                 result = consult(bots[seat], state.view(seat), settings.limits)
                 decision, estimate = state.parse_decision(result.decision), result.estimate
@@ -287,6 +286,7 @@ class _Table:
         referee's record of it."""
         state = self.state
         mover, round_before = state.to_move, state.round_index
+        assert mover is not None  # a decision is applied in a running game
         seen = len(state.history(self.seat))
         totals_before = state.scores()
         record = state.play(decision)

@@ -16,8 +16,12 @@ import math
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from arena.statistics import Z95, pair_moments, score_interval, t_cdf, unanimous_los
+
+if TYPE_CHECKING:
+    from openskill.models import PlackettLuceRating
 
 ELO_PER_NAT = 400.0 / math.log(10.0)
 
@@ -171,7 +175,7 @@ def plackett_luce(games: Iterable[Sequence[tuple[str, int]]]) -> list[MultiRatin
     from openskill.models import PlackettLuce
 
     model = PlackettLuce()
-    ratings: dict[str, object] = {}
+    ratings: dict[str, PlackettLuceRating] = {}
     count: dict[str, int] = defaultdict(int)
     rank_sum: dict[str, float] = defaultdict(float)
     for game in games:

@@ -135,15 +135,14 @@ def _play_decisions(state: engine.State, engines: dict[int, Engine], times: list
     The loop is the whole cost of a game between instant bots, so the per-game work (the movetime
     budgets, their limits) is done once."""
     on_clocks = times[0].clock_ms is not None
-    clocks = [float(t.clock_ms) for t in times] if on_clocks else None
+    clocks = [float(t.clock_ms) for t in times] if on_clocks else None  # type: ignore[arg-type]  # all are clocks
     increments = tuple(t.increment_ms for t in times)
     movetimes = [float(t.movetime_ms or 0) for t in times]
     fixed = [Limits(movetime_ms=t.movetime_ms) for t in times]
     clock = time.perf_counter
-    while not state.is_terminal():
+    while (seat := state.to_move) is not None:
         if len(decisions) >= STALL_LIMIT:
-            raise Forfeit(state.to_move, "stall", f"no end after {STALL_LIMIT} decisions")
-        seat = state.to_move
+            raise Forfeit(seat, "stall", f"no end after {STALL_LIMIT} decisions")
         view = state.view_text(seat)
         budget = movetimes[seat] if clocks is None else clocks[seat]
         limits = fixed[seat] if clocks is None else _clock_limits(increments, clocks)

@@ -49,7 +49,7 @@ def replay_lines(game: GameRecord, pictures: bool = True) -> Iterator[str]:
     yield "seats: " + ", ".join(f"{seat} {name}" for seat, name in enumerate(game.seat_bots))
     begins_turn = engine.get_edition(game.edition).turn.begins
     turn: list[str] = []
-    mover = None
+    mover = -1  # no seat: the first decision begins a turn
     for ply, d in enumerate(game.decisions):
         if d.seat != mover or begins_turn(state):
             if turn:

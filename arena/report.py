@@ -9,12 +9,15 @@ from __future__ import annotations
 import math
 import sys
 import time
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
-from arena.standings import Standings
+from arena.standings import Row, Standings
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
 
 
-def _elo_cells(row) -> tuple[str, str]:
+def _elo_cells(row: Row) -> tuple[str, str]:
     if row.rating is not None:
         err = "" if math.isinf(row.rating.error) else f"±{row.rating.error:.0f}"
         return f"{row.rating.elo:+.0f}", err
@@ -84,7 +87,7 @@ class LiveReporter:
             table.add_row(str(i), row.name, str(row.games), f"{row.points:.1f}", f"{100 * row.share:.1f}%",
                           f"{row.margin:+.1f}", elo, err, str(row.failures))
         self.progress.update(self.task, completed=done)
-        parts = [self.progress, table]
+        parts: list[RenderableType] = [self.progress, table]
         if note:
             parts.append(note)
         self.live.update(self._group(*parts))
@@ -101,13 +104,15 @@ def plot_ratings(st: Standings, path: str, title: str) -> None:
 
     rows = [r for r in st.rows if r.rating is not None or r.multi is not None]
     names = [r.name for r in rows][::-1]
-    if rows and rows[0].rating is not None:
-        values = [r.rating.elo for r in rows][::-1]
-        errors = [0 if math.isinf(r.rating.error) else r.rating.error for r in rows][::-1]
+    if rows and rows[0].rating is not None:  # the rows of a tournament are rated alike
+        elo = [r.rating for r in rows if r.rating is not None][::-1]
+        values = [e.elo for e in elo]
+        errors = [0 if math.isinf(e.error) else e.error for e in elo]
         label = "Elo (95% interval)"
     else:
-        values = [r.multi.mu for r in rows][::-1]
-        errors = [2 * r.multi.sigma for r in rows][::-1]
+        multi = [r.multi for r in rows if r.multi is not None][::-1]
+        values = [m.mu for m in multi]
+        errors = [2 * m.sigma for m in multi]
         label = "Plackett-Luce μ ± 2σ"
     fig, ax = plt.subplots(figsize=(7, 1 + 0.5 * max(1, len(rows))))
     ax.errorbar(values, range(len(rows)), xerr=errors, fmt="o", capsize=4)

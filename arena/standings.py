@@ -96,7 +96,7 @@ def standings(games: Sequence[GameRecord], sides_of_seats: Sequence[int]) -> Sta
         head.setdefault((a, b), [0, 0, 0, 0, 0])[pentanomial_index(points)] += 1
     for rating in rating_list(two_sided):
         rows[rating.name].rating = rating
-    for rating in plackett_luce(multi_games) if multi_games else []:
-        rows[rating.name].multi = rating
+    for multi in plackett_luce(multi_games) if multi_games else []:
+        rows[multi.name].multi = multi
     ordered = sorted(rows.values(), key=lambda r: (-r.share, -r.margin, r.name))
     return Standings(ordered, {k: pair_estimate(v) for k, v in head.items()}, head, dict(terminations), len(games))

@@ -13,6 +13,7 @@ import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 Z95 = 1.959963984540054
 """The normal distribution's 97.5% quantile: a 95% interval is ± Z95 standard errors."""
@@ -120,8 +121,12 @@ def unanimous_los(mean: float, n: int) -> float:
 PAIR_SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)
 """Score of a pair of games (two games, 1/½/0 each, averaged) for each pentanomial cell."""
 
-def pair_moments(pentanomial: Sequence[int]) -> tuple[int, float, float]:
-    """(pairs, mean pair score, variance of the pair score)."""
+_Count = TypeVar("_Count", int, float)
+
+
+def pair_moments(pentanomial: Sequence[_Count]) -> tuple[_Count, float, float]:
+    """(pairs, mean pair score, variance of the pair score); the counts may be fractional (the SPRT
+    counts an empty cell as a small fraction of a pair)."""
     n = sum(pentanomial)
     if n == 0:
         return 0, 0.5, 0.0

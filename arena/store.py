@@ -18,7 +18,7 @@ import threading
 from collections.abc import Iterator
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from arena.config import TournamentConfig
 from arena.record import DecisionRecord, GameRecord
@@ -111,7 +111,7 @@ class Store:
         with self._lock:
             cur = self._db.execute("INSERT INTO tournament (created, config, planned) VALUES (?, ?, ?)",
                                    (now(), config.to_json(), planned))
-            return int(cur.lastrowid)
+            return int(cur.lastrowid)  # type: ignore[arg-type]  # an INSERT sets it
 
     def tournament(self, tid: int | None = None, skip_format: str | None = None) -> tuple[int, TournamentConfig, int, str]:
         """(id, config, planned games, status) of tournament `tid`, or of the latest one (whose
@@ -154,7 +154,7 @@ class Store:
                      json.dumps(g.seat_bots), json.dumps(g.scores), json.dumps(g.returns), g.termination,
                      g.reason, g.failed_seat, g.initial_position, g.final_position, g.started or now(),
                      g.finished or now(), g.worker))
-                game_id = int(cur.lastrowid)
+                game_id = int(cur.lastrowid)  # type: ignore[arg-type]  # an INSERT sets it
                 self._db.executemany(
                     "INSERT INTO decision (game, ply, seat, decision, time_ms, value, iterations) "
                     "VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -179,7 +179,7 @@ class Store:
         games = [self._game(row) for row in rows]
         if with_decisions:
             for g in games:
-                g.decisions = self.decisions(g.id)
+                g.decisions = self.decisions(g.id)  # type: ignore[arg-type]  # a stored game has its id
         return games
 
     def game(self, game_id: int) -> GameRecord:
@@ -201,7 +201,7 @@ class Store:
         return [DecisionRecord(*r) for r in rows]
 
     @staticmethod
-    def _game(row) -> GameRecord:
+    def _game(row: tuple[Any, ...]) -> GameRecord:
         (gid, index, grp, deal, rotation, edition, options, seed, seat_bots, scores, returns, termination,
          reason, failed_seat, initial, final, started, finished, worker) = row
         return GameRecord(index=index, group=grp, deal=deal, rotation=rotation, edition=edition,
@@ -220,5 +220,5 @@ class Store:
 
     def iter_games(self, tid: int) -> Iterator[GameRecord]:
         for g in self.games(tid):
-            g.decisions = self.decisions(g.id)
+            g.decisions = self.decisions(g.id)  # type: ignore[arg-type]  # a stored game has its id
             yield g

@@ -39,6 +39,7 @@ class GreedyPolicy(InstantPolicy):
                      help="percent of decisions made uniformly at random (0: always the heuristic)"),
     )
     editions = heuristics.EDITIONS
+    decider: GreedyDecider
 
     def __init__(self, seed: int = 0, epsilon_percent: int = 0) -> None:
         super().__init__()

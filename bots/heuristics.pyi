@@ -1,12 +1,16 @@
-"""Type stubs of bots/heuristics.pyx (an edition's heuristic and its Python face)."""
+"""Type stubs of bots/heuristics.pyx: an edition's compiled heuristic and its Python face."""
 import random
+
+from typing_extensions import disjoint_base
 
 from engine import State
 
 EDITIONS: tuple[str, ...]
 
+@disjoint_base
 class Heuristic:
-    name: str
+    @property
+    def name(self) -> str: ...
     def decide(self, state: State, rng: int | random.Random = 0, epsilon: float = 0.0) -> int: ...
     def playouts(self, template: State, games: int, seed: int, epsilon: float = 0.0) -> int: ...
 

@@ -10,9 +10,12 @@ True
 """
 from __future__ import annotations
 
-from typing import Any
+import threading
 
-from protocol.policy import Policy, allowed_decisions
+from engine import View
+from protocol.decider import Decider
+from protocol.limits import Limits
+from protocol.policy import InfoCallback, Policy, allowed_decisions
 
 
 class InstantPolicy(Policy):
@@ -22,13 +25,14 @@ class InstantPolicy(Policy):
     one decider, so a seeded bot decides alike whichever path answers its `go`."""
 
     instant = True  # microseconds a decision: the protocol server may call it inline
-    decider: Any
+    decider: Decider
 
     @property
-    def fast_decider(self) -> Any:
+    def fast_decider(self) -> Decider:
         return self.decider
 
-    def choose(self, view, limits, stop=None, info=None) -> int:
+    def choose(self, view: View, limits: Limits | None, stop: threading.Event | None = None,
+               info: InfoCallback | None = None) -> int:
         if view.to_move != view.seat:
             raise ValueError(f"seat {view.seat} is not to move (to move: {view.to_move})")
         if limits is not None and limits.searchmoves:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import random
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -239,11 +239,13 @@ class IsmctsPolicy(Policy):
             self._threaded(trees, quotas, deadline, node_limit, early, stop, info, view, started)
         report = self._report(trees, view, started, reused, legal)
         self.last_search = report
-        self._mine.append((len(view.history), report.decision))
+        decision = report.decision
+        assert decision is not None  # a report always makes a choice
+        self._mine.append((len(view.history), decision))
         if info is not None:
             for line in self._info(report, view):
                 info(line)
-        return report.decision
+        return decision
 
     def _opponent_model(self, view: View, edition: Edition) -> OpponentModel | None:
         """The edition's posterior over the others' hidden cards from their decisions (`Infer`), or
@@ -365,7 +367,7 @@ class IsmctsPolicy(Policy):
             return None
 
     @staticmethod
-    def _preference(children: dict[int, tuple[int, float]]):
+    def _preference(children: dict[int, tuple[int, float]]) -> Callable[[int], tuple[int, float, int]]:
         """The sort key of the final choice: most visits, then the best mean."""
         return lambda d: (children[d][0], children[d][1], -d)
 
@@ -406,13 +408,13 @@ class IsmctsPolicy(Policy):
             if report.pv:
                 out["pv"] = [text(d) for d in report.pv]
             return [out]
-        out = []
+        lines = []
         for rank, d in enumerate(report.ranked, 1):
             visits, value = report.children.get(d, (0, None))
             line = {"multipv": rank, **figures, "visits": visits, "value": None if value is None else round(value, 4),
                     "pv": [text(x) for x in report.lines[d]]}
-            out.append({key: v for key, v in line.items() if v is not None})
-        return out
+            lines.append({key: v for key, v in line.items() if v is not None})
+        return lines
 
     # ----- tree reuse ------------------------------------------------------------------------------
     def _reuse_path(self, view: View, others_in_tree: bool) -> list[int] | None:

@@ -19,6 +19,7 @@ import json
 import subprocess
 import time
 from collections.abc import Mapping
+from typing import Any
 
 import engine
 from bots.ismcts_policy import IsmctsPolicy
@@ -29,7 +30,7 @@ SIGNATURE_ITERATIONS = 20_000
 """Iterations of the fixed-seed search whose root visit counts form the behaviour signature."""
 
 
-def iteration_rate(edition: str, options: Mapping[str, object], seconds: float, seed: int = 1,
+def iteration_rate(edition: str, options: Mapping[str, int], seconds: float, seed: int = 1,
                    **settings: object) -> tuple[float, float]:
     """(iterations per CPU second, per wall-clock second) of one search of `seconds` at the first
     decision of the deal of `seed`.
@@ -46,7 +47,7 @@ def iteration_rate(edition: str, options: Mapping[str, object], seconds: float, 
     return report.iterations / max(cpu, 1e-9), report.iterations / (report.elapsed_ms / 1000.0)
 
 
-def signature(edition: str, options: Mapping[str, object] | None = None) -> int:
+def signature(edition: str, options: Mapping[str, int] | None = None) -> int:
     """A number that changes when the search's behaviour changes (like Stockfish's bench nodes):
     a checksum of the root visit counts of a fixed-seed, fixed-iteration search (by default of a
     short match: the edition's `quick_options`)."""
@@ -77,7 +78,7 @@ print(json.dumps({"rss_before_kb": before, "rss_kb": after, "iterations": r.iter
 """
 
 
-def search_memory(edition: str, options: Mapping[str, object], movetime_ms: int = 1000,
+def search_memory(edition: str, options: Mapping[str, int], movetime_ms: int = 1000,
                   **settings: object) -> dict:
     """Peak resident memory of a fresh bot process that makes one search of `movetime_ms`
     (default options and the settings given; the default Hash): the whole process, Python and
@@ -87,15 +88,16 @@ def search_memory(edition: str, options: Mapping[str, object], movetime_ms: int 
     return json.loads(out.stdout)
 
 
-def search_benchmark(edition: str, options: Mapping[str, object] | None = None,
+def search_benchmark(edition: str, options: Mapping[str, int] | None = None,
                      seconds: float = 1.0, memory: bool = True) -> dict:
     """All search figures as a dict (the keys of `expeditions bench --search --json`); by default
     of a short match (the edition's `quick_options`)."""
     options = dict(options if options is not None else engine.get_edition(edition).quick_options)
     figures: dict[str, object] = {"edition": edition, "options": options, "threads": 1}
     started = time.perf_counter()
-    variants = (("", {"Rollout": "random"}), ("tree_", {"Rollout": "random", "MaxDepth": 0, "Others": "tree"}),
-                ("heuristic_", {}))
+    variants: tuple[tuple[str, dict[str, Any]], ...] = (
+        ("", {"Rollout": "random"}), ("tree_", {"Rollout": "random", "MaxDepth": 0, "Others": "tree"}),
+        ("heuristic_", {}))
     for key, settings in variants:
         cpu_rate, wall_rate = iteration_rate(edition, options, seconds, **settings)
         figures[f"{key}iterations_per_s"] = round(cpu_rate)

@@ -287,7 +287,7 @@ cdef class State:
             self._record_round = r
         return 0
 
-    def decision_to_text(self, int decision) -> str:
+    def decision_to_text(self, int d) -> str:
         raise NotImplementedError
 
     # ----- positions and views -------------------------------------------------------------
@@ -353,6 +353,27 @@ cdef class State:
         return f"{text}:{self.revealed_text(revealed)}" if revealed else text
 
     def parse_decision(self, str text) -> int:
+        raise NotImplementedError
+
+    # ----- the match and its notation (edition-specific) ---------------------------------------
+    @property
+    def options(self) -> dict:
+        """The rule options of the match, by name (none by default)."""
+        return {}
+
+    @property
+    def turn(self) -> int:
+        """Turns completed in the current round."""
+        raise NotImplementedError
+
+    def history(self, seat=None, bint previous=False) -> list:
+        """The decisions of the current round as text, masked for `seat` if given; with
+        `previous`, those of the round before."""
+        raise NotImplementedError
+
+    @classmethod
+    def from_text(cls, str text) -> State:
+        """Parses a full position; raises NotationError naming the bad field."""
         raise NotImplementedError
 
     # ----- copies, sampling, counting ------------------------------------------------------

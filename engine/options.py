@@ -62,13 +62,13 @@ def resolve_options(specs: Iterable[OptionSpec], given: Mapping[str, object], ed
 def parse_option_tokens(specs: Iterable[OptionSpec], tokens: Iterable[str], edition: str = "") -> dict[str, int]:
     """Parses `name=value` tokens into the options they name (no defaults filled in)."""
     specs = tuple(specs)
-    out: dict[str, int] = {}
+    out: dict[str, str] = {}  # checked and converted by resolve_options
     for token in tokens:
         name, sep, value = token.partition("=")
         if not sep or not name:
             raise OptionError(f"option {token!r}: expected name=value")
         if name in out:
             raise OptionError(f"option {name} given twice")
-        out[name] = value  # type: ignore[assignment]
+        out[name] = value
     resolved = resolve_options(specs, out, edition)
     return {name: resolved[name] for name in out}

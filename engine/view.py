@@ -25,7 +25,8 @@ class View:
         self.edition = edition
         self.seat = seat
         """The seat whose view this is."""
-        self._history = history  # split on first use: most readers (a bot deciding) never need it
+        # split on first use: most readers (a bot deciding) never need it
+        self._history: tuple[str, ...] | list[str] | str = history
         self.text = text
         """The view in notation."""
         self.state = state

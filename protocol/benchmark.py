@@ -32,8 +32,8 @@ def game_views(edition: str, options: Mapping[str, object] | None, count: int, s
     out: list[tuple[str, set[str]]] = []
     while len(out) < count:
         state = engine.new_game(edition, seed=rng.randrange(2**63), players=players, **dict(options or {}))
-        while not state.is_terminal() and len(out) < count:
-            out.append((state.view_text(state.to_move), set(state.legal_text())))
+        while (mover := state.to_move) is not None and len(out) < count:
+            out.append((state.view_text(mover), set(state.legal_text())))
             state.apply(rng.choice(state.legal()))
     return out
 

@@ -169,6 +169,7 @@ class Engine:
         self._log = log
         self.strict = strict
         """Whether a line that is not UEI raises ProtocolError (otherwise it is logged and skipped)."""
+        # the bot is started with stdin and stdout piped
         self._out_fd = process.stdout.fileno()  # type: ignore[union-attr]
         self._in_fd = process.stdin.fileno()  # type: ignore[union-attr]
         os.set_blocking(self._out_fd, False)
@@ -427,7 +428,10 @@ class Engine:
             with self._write_lock:
                 if self._closed:
                     raise EngineTerminatedError("the bot has been closed", returncode=self.process.returncode)
-                self._search = _QuickSearch(self)
+                quick = _QuickSearch(self)
+                # It stands in for a Search only for `stop`: no line reaches the reader meanwhile,
+                # as this method holds the consumer lock until a real Search replaces it.
+                self._search = quick  # type: ignore[assignment]
                 written = write_some(self._in_fd, request)
             chunk = None
             if written == len(request):
@@ -439,7 +443,7 @@ class Engine:
                         return answer.group(1).decode("ascii")
             search = Search(self, limits, None)
             search.started = started
-            search.stopped_at = self._search.stopped_at
+            search.stopped_at = quick.stopped_at
             self._search = search
             if chunk is not None:
                 if chunk:

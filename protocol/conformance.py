@@ -13,6 +13,7 @@ starts a fresh process, so one fault does not hide the others.
 """
 from __future__ import annotations
 
+import functools
 import random
 import subprocess
 import time
@@ -144,9 +145,9 @@ def run_checks(config: CheckConfig, progress: Callable[[CheckResult], None] | No
         record("isready", lambda: _check_isready(ctx))
         record("options", lambda: _check_options(ctx))
         for name in _editions_to_check(ctx):
-            record(f"{name}: positions", lambda name=name: _check_positions(ctx, name))
+            record(f"{name}: positions", functools.partial(_check_positions, ctx, name))
             if config.games > 0:
-                record(f"{name}: whole games", lambda name=name: _check_games(ctx, name))
+                record(f"{name}: whole games", functools.partial(_check_games, ctx, name))
         first = _first_edition(ctx)
         record("go movetime", lambda: _check_movetime(ctx, first))
         record("go clocks, iterations, nodes", lambda: _check_other_limits(ctx, first))
@@ -226,7 +227,7 @@ def sample_states(edition: str, count: int, seed: int) -> Iterator[State]:
 
 def _play_checked(bot: Engine, state: State, limits: Limits, timeout: float) -> str:
     """Asks the bot (seated at the mover) for a decision and checks that it is legal."""
-    seat = state.to_move
+    seat = _mover(state)
     view = state.view_text(seat)
     result = bot.play(view, limits, timeout=timeout)
     legal = state.legal_text()
@@ -260,6 +261,14 @@ def _one_error(bot: Engine, line: str) -> None:
 def _a_position(edition: str, seed: int) -> State:
     """A mid-game state of `edition` (some cards on the table and in the piles)."""
     return next(iter(sample_states(edition, 1, seed)))
+
+
+def _mover(state: State) -> int:
+    """The seat to move in a running state (as `sample_states` gives)."""
+    seat = state.to_move
+    if seat is None:
+        raise ValueError("the match is over: no seat is to move")
+    return seat
 
 
 def _fast(ctx: _Context) -> tuple[Limits, float]:
@@ -317,7 +326,7 @@ def _check_positions(ctx: _Context, edition: str) -> str:
     rounds = set()
     count = 0
     for state in sample_states(edition, ctx.config.positions, ctx.config.seed):
-        mover = state.to_move
+        mover = _mover(state)
         other = (mover + 1) % state.num_seats
         _new_game_for(bot, state, other)  # a view of a seat that is not to move must be accepted too
         bot.position(state.view_text(other))
@@ -343,7 +352,7 @@ def _check_games(ctx: _Context, edition: str) -> str:
                 for seat, bot in enumerate(seats):
                     bot.new_game(edition, ed.resolve_options(options), state.num_seats, seat)
                 while not state.is_terminal():
-                    state.apply(_play_checked(seats[state.to_move], state, limits, timeout))
+                    state.apply(_play_checked(seats[_mover(state)], state, limits, timeout))
                     decisions += 1
                 for bot in seats:
                     bot.game_over(state.scores(), state.returns(), "normal")
@@ -361,10 +370,10 @@ def _check_games(ctx: _Context, edition: str) -> str:
 def _check_movetime(ctx: _Context, edition: str) -> str:
     bot = ctx.bot()
     state = _a_position(edition, ctx.config.seed + 1)
-    _new_game_for(bot, state, state.to_move)
+    _new_game_for(bot, state, _mover(state))
     budget = MOVETIME_CHECK_MS
     limit = budget + ctx.config.margin_ms
-    result = bot.play(state.view_text(state.to_move), Limits(movetime_ms=budget),
+    result = bot.play(state.view_text(_mover(state)), Limits(movetime_ms=budget),
                       timeout=limit / 1000 + ctx.config.reply_timeout)
     if result.decision not in state.legal_text():
         raise CheckFailed(f"illegal decision {result.decision!r}")
@@ -376,7 +385,7 @@ def _check_movetime(ctx: _Context, edition: str) -> str:
 def _check_other_limits(ctx: _Context, edition: str) -> str:
     bot = ctx.bot()
     state = _a_position(edition, ctx.config.seed + 2)
-    seat = state.to_move
+    seat = _mover(state)
     _new_game_for(bot, state, seat)
     view = state.view_text(seat)
     clocks = tuple(1000 + 250 * s for s in range(state.num_seats))
@@ -397,7 +406,7 @@ def _check_searchmoves(ctx: _Context, edition: str) -> str:
     bot = ctx.bot()
     rng = random.Random(ctx.config.seed + 9)
     state = next(s for s in sample_states(edition, 50, ctx.config.seed + 9) if len(s.legal()) >= 4)
-    seat = state.to_move
+    seat = _mover(state)
     _new_game_for(bot, state, seat)
     view = state.view_text(seat)
     legal = state.legal_text()
@@ -429,7 +438,7 @@ def _check_multipv(ctx: _Context, edition: str) -> str:
     if option is None:
         raise CheckSkipped("no MultiPV option")
     state = next(s for s in sample_states(edition, 50, ctx.config.seed + 10) if len(s.legal()) >= 4)
-    seat = state.to_move
+    seat = _mover(state)
     _new_game_for(bot, state, seat)
     bot.configure({option.name: 3})
     try:  # enough search for three decisions to have been tried, however fast the checks are
@@ -457,8 +466,8 @@ def _well_formed_decisions(state: State) -> Iterator[str]:
 def _start_infinite(ctx: _Context, edition: str, seed: int) -> tuple[Engine, State, Search]:
     bot = ctx.bot()
     state = _a_position(edition, seed)
-    _new_game_for(bot, state, state.to_move)
-    search = bot.start_search(Limits(infinite=True), view=state.view_text(state.to_move))
+    _new_game_for(bot, state, _mover(state))
+    search = bot.start_search(Limits(infinite=True), view=state.view_text(_mover(state)))
     return bot, state, search
 
 
@@ -528,7 +537,7 @@ def _bad_lines(state: State, view: str) -> list[str]:
 def _check_bad_input(ctx: _Context, edition: str) -> str:
     bot = ctx.bot()
     state = _a_position(edition, ctx.config.seed + 5)
-    seat = state.to_move
+    seat = _mover(state)
     view = state.view_text(seat)
     _new_game_for(bot, state, seat)
     bot.position(view, check=True)
@@ -550,7 +559,7 @@ def _check_bad_input(ctx: _Context, edition: str) -> str:
 def _check_not_to_move(ctx: _Context, edition: str) -> str:
     bot = ctx.bot()
     state = _a_position(edition, ctx.config.seed + 6)
-    other = (state.to_move + 1) % state.num_seats
+    other = (_mover(state) + 1) % state.num_seats
     _new_game_for(bot, state, other)
     bot.position(state.view_text(other), check=True)
     _one_error(bot, "go movetime 10")
@@ -573,7 +582,7 @@ def _check_debug(ctx: _Context, edition: str) -> str:
     count = bot.perft(2, timeout=ctx.config.reply_timeout + 10)  # a slow perft is not a fault
     if count != state.perft(2):
         raise CheckFailed(f"perft 2 = {count}, expected {state.perft(2)}")
-    view = state.view_text(state.to_move)
+    view = state.view_text(_mover(state))
     bot.position(view, check=True)
     if bot.show() != view:
         raise CheckFailed("d does not show the view it was given")

@@ -1,8 +1,11 @@
-"""Type stubs of protocol/decider.pyx (the compiled face of an instant bot)."""
+"""Type stubs of protocol/decider.pyx: the compiled face of an instant bot."""
 from collections.abc import Iterable
+
+from typing_extensions import disjoint_base
 
 from engine import State
 
+@disjoint_base
 class Decider:
     def __init__(self, seed: int = 0) -> None: ...
     def reseed(self, seed: int) -> None: ...

@@ -1,7 +1,10 @@
-"""Type stubs of protocol/fastloop.pyx (the C command loop of instant bots)."""
-from bots.deciders import Decider
+"""Type stubs of protocol/fastloop.pyx: the command loop in C of instant bots."""
+from typing_extensions import disjoint_base
+
+from protocol.decider import Decider
 from protocol.server import Server
 
+@disjoint_base
 class FastLoop:
     fast_lines: int
     slow_lines: int

@@ -366,7 +366,7 @@ def parse_info(line: str) -> Info:
         else:
             info[key] = value
         i += 2
-    return info  # type: ignore[return-value]
+    return info  # type: ignore[return-value]  # Info's keys, and unknown ones kept as text
 
 
 def error_line(message: str) -> str:

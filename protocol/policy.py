@@ -17,10 +17,13 @@ import threading
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine import View
 from protocol.limits import Limits
+
+if TYPE_CHECKING:
+    from protocol.decider import Decider
 
 InfoCallback = Callable[[dict[str, Any]], None]
 """Receives progress reports while a policy thinks (iterations, time, value, pv, string)."""
@@ -73,9 +76,12 @@ class Policy(ABC):
     """True when `choose` answers in well under a millisecond whatever the limits (no search).
     The protocol server then calls it on its command thread, sparing a thread handoff per
     decision; such a policy is never sent `stop`."""
-    fast_decider: Any = None
-    """For an instant policy: a compiled `protocol.decider.Decider` making the same decisions as
-    `choose`, which the protocol's C loop calls for views it reads in C (protocol/fastloop.pyx)."""
+
+    @property
+    def fast_decider(self) -> Decider | None:
+        """For an instant policy: a compiled `protocol.decider.Decider` making the same decisions as
+        `choose`, which the protocol's C loop calls for views it reads in C (protocol/fastloop.pyx)."""
+        return None
 
     def __init__(self) -> None:
         self.settings: dict[str, Any] = {o.name: o.default for o in self.options}

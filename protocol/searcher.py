@@ -19,6 +19,7 @@ True
 """
 from __future__ import annotations
 
+import functools
 import sys
 import threading
 import time
@@ -155,7 +156,7 @@ class Searcher:
                     return
                 job, self._pending = self._pending, None
             assert job is not None
-            decision = self._choose(job.view, job.limits, job.stop, lambda info, job=job: self._info(job, info))
+            decision = self._choose(job.view, job.limits, job.stop, functools.partial(self._info, job))
             if job.limits.infinite:
                 job.stop.wait()  # in infinite mode the answer waits for `stop`
             self._answer(job, decision, fallback=False)

@@ -65,11 +65,13 @@ class Position:
         if self.view is not None:
             return self.view
         assert self.full is not None
-        return self.full.view(self.full.to_move)
+        mover = self.full.to_move
+        assert mover is not None  # `go` answers a position whose match is over before asking
+        return self.full.view(mover)
 
     def state(self) -> State:
         """A state for `legal` and `d`: the full state, or the view's representative state."""
-        return self.full if self.full is not None else self.view.state  # type: ignore[union-attr]
+        return self.full if self.full is not None else self.view.state  # type: ignore[union-attr]  # one is set
 
 
 GameKey = tuple[str, tuple[tuple[str, int], ...], int, int]

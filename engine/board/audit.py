@@ -135,9 +135,9 @@ class BoardSeatAudit(SeenCards):
                 self._known_in(cards, s, "hands")
                 self._known_in(listed, s, "known")
                 shown.update(cards | listed)  # the same copies, written in both fields
-        for name, count in (("cols", game.players), ("piles", len(_COLOURS))):
+        for name, entries in (("cols", game.players), ("piles", len(_COLOURS))):
             placed: Counter[str] = Counter()
-            for part in self._parts(fields, name, count):
+            for part in self._parts(fields, name, entries):
                 placed.update(self._cards(part, name))
             self._within(placed, name)
             shown.update(placed)

@@ -33,9 +33,10 @@ import json
 import random
 import re
 from collections import Counter
+from collections.abc import Iterable
 from pathlib import Path
 
-from engine.reference.base import (NotationError, SplitMix64, check_options, contains, parse_cards, parse_int,
+from engine.reference.base import (NotationError, SplitMix64, check_options, contains, mover, parse_cards, parse_int,
                                    read_position, shuffle, size, split, take, take_if)
 
 __all__ = ["Game", "NotationError", "DATA", "COLOURS", "STONE_VALUES", "artifact_points",
@@ -146,7 +147,7 @@ def stone_score(stone: int, researcher: bool) -> int:
     return STONE_VALUES[stone - 1] * (2 if researcher else 1)
 
 
-def _sort(cards) -> list[str]:
+def _sort(cards: Iterable[str]) -> list[str]:
     return sorted(cards, key=CARD_KEY.__getitem__)
 
 
@@ -347,7 +348,7 @@ class Game:
 
     def _end_expedition(self) -> None:
         """Score the expedition (floor at 0), then deal the next or finish the game."""
-        last_mover = self._to_move
+        last_mover = mover(self._to_move)
         for s, points in enumerate(self.expedition_scores()):
             self._totals[s] = max(0, self._totals[s] + points)
         # Known cards are forgotten with the next deal; the final position keeps them (with the
@@ -404,7 +405,7 @@ class Game:
             self._end_expedition()
             return
         self.phase = PLAY
-        self._to_move = (self._to_move + 1) % self.players
+        self._to_move = (mover(self._to_move) + 1) % self.players
 
     # ------------------------------------------------------------------ decisions
     def _fits(self, column: list[str], card: str) -> bool:
@@ -424,7 +425,7 @@ class Game:
         """
         if self.phase == OVER:
             return []
-        seat = self._to_move
+        seat = mover(self._to_move)
         if self.phase == DRAW:
             return ["D"] + ["D" + COLOURS[x] for x, pile in enumerate(self.piles) if pile and x != self.nodraw]
         if self.phase == MOVE:
@@ -483,7 +484,7 @@ class Game:
                 raise ValueError(f"decision {decision!r}: the game is over")
             raise ValueError(f"illegal decision {decision!r} for seat {self._to_move} in phase "
                              f"{self.phase}; legal: {' '.join(legal)}")
-        seat = self._to_move
+        seat = mover(self._to_move)
         head = decision[0]
         if head == "D":
             if decision == "D":
@@ -591,7 +592,8 @@ class Game:
         out = []
         for s, text, card in self._history:
             if text == "D":
-                text = "D" if seat is not None and seat != s else "D:" + card
+                # a draw from the draw pile is recorded with its card
+                text = "D" if seat is not None and seat != s else "D:" + card  # type: ignore[operator]
             out.append(text)
         return ",".join(out) or "-"
 
@@ -794,7 +796,7 @@ class Game:
                 raise NotationError(f"hands (seat {s}): expected {want} cards, got {size(hand)}")
         if not self.deck:
             raise NotationError("deck: the draw pile must not be empty while the game runs")
-        if self.phase == MOVE and not self._below_lost_city(self._to_move):
+        if self.phase == MOVE and not self._below_lost_city(mover(self._to_move)):
             raise NotationError(f"phase: move, but seat {self._to_move} has no piece below stone {LAST_STONE}")
 
     # ------------------------------------------------------------------ determinization

@@ -25,13 +25,13 @@ from engine.reference.base import NotationError
 __all__ = ["NotationError", "game_class", "models", "new", "from_text"]
 
 
-def models() -> dict[str, type]:
+def models() -> dict[str, type[Any]]:
     """The `Game` class of every edition that has a reference model, by edition name."""
     import engine  # the registry; the models themselves never import the compiled engine
     return {name: ed.reference.value for name, ed in engine.EDITIONS.items() if ed.reference is not None}
 
 
-def game_class(edition: str) -> type:
+def game_class(edition: str) -> type[Any]:
     """The ``Game`` class of an edition (ValueError names the editions with a model)."""
     try:
         return models()[edition]

@@ -7,6 +7,8 @@ helpers and the reading of integers. Standard library only.
 True
 >>> parse_int("12", "turn", 0, 300)
 12
+>>> mover(1)
+1
 """
 
 from __future__ import annotations
@@ -99,6 +101,13 @@ def contains(big: Counter, small: Counter) -> bool:
     return all(big.get(c, 0) >= n for c, n in small.items())
 
 
+def mover(seat: int | None) -> int:
+    """The seat to move of a running match (a model's to_move is None once it is over)."""
+    if seat is None:
+        raise ValueError("the match is over: no seat is to move")
+    return seat
+
+
 def size(counter: Counter) -> int:
     return sum(counter.values())
 
@@ -148,7 +157,8 @@ def check_options(edition: str, table: OptionTable, options: dict, note: str = "
     return result
 
 
-def read_position(text: str, edition: str, table: OptionTable, fields: list[str]) -> tuple[dict[str, int], dict[str, str]]:
+def read_position(text: str, edition: str, table: OptionTable,
+                  fields: Sequence[str]) -> tuple[dict[str, int], dict[str, str]]:
     """The options given (in table order, each at most once) and the value of every field of a
     full position's text, the fields in their fixed order; NotationError names what is wrong.
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 import engine
 from protocol.limits import Limits
@@ -21,6 +22,9 @@ from protocol.policy import allowed_decisions
 from expeditions.commands import CommandError
 from expeditions.commands.common import bot_argument, open_store
 from protocol.messages import Info
+
+if TYPE_CHECKING:
+    from arena.record import GameRecord
 
 DEFAULT_MOVETIME_MS = 1000
 
@@ -156,12 +160,13 @@ def _view_to_analyse(args: argparse.Namespace) -> engine.View:
         state = engine.parse_position(args.position) if args.position is not None else _game_state(args)
     except engine.NotationError as err:
         raise CommandError(f"{'--view' if args.view is not None else '--position'}: {err}") from None
-    if state.is_terminal():
+    mover = state.to_move
+    if mover is None:
         raise CommandError("the game is over in this position: no decision to analyse")
-    return state.view(state.to_move)
+    return state.view(mover)
 
 
-def _game(args: argparse.Namespace):
+def _game(args: argparse.Namespace) -> GameRecord:
     """The recorded game of --game in --db."""
     store = open_store(args.db)
     try:

@@ -7,16 +7,21 @@ import shutil
 import signal
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import engine
-from arena.config import PLAYED, TimeControl, TournamentConfig, builtin_bot, usable_cpus
+from arena.config import PLAYED, BotSpec, ResourceLimits, TimeControl, TournamentConfig, builtin_bot, usable_cpus
 from arena.report import LiveReporter, PlainReporter, plot_ratings, standings_text
 from arena.sprt import parse_sprt
 from arena.standings import standings
-from arena.tournament import Tournament
+from arena.tournament import Progress, Tournament
 from bots.registry import POLICIES
 from expeditions.commands import CommandError
 from expeditions.commands.common import bot_argument, master_seed, open_store, raise_keyboard_interrupt, seed_argument
+
+if TYPE_CHECKING:
+    from arena.runner import Runner
+    from arena.store import Store
 
 DEFAULT_BOTS = ("ismcts", "greedy", "random")
 """The embedded default field (those of them that are built in)."""
@@ -93,8 +98,8 @@ def build_config(args: argparse.Namespace) -> TournamentConfig:
         config.edition = args.edition
     if args.option:
         from engine.options import parse_option_tokens
-        edition = engine.get_edition(config.edition)
-        config.options = {**config.options, **parse_option_tokens(edition.options, args.option, edition.name)}
+        record = engine.get_edition(config.edition)
+        config.options = {**config.options, **parse_option_tokens(record.options, args.option, record.name)}
     if args.positions is not None:
         from arena.config import game_of, read_positions
         try:
@@ -151,7 +156,7 @@ def _require(module: str, extra: str) -> None:
         raise CommandError(f"this needs the {module} package: pip install 'expeditions[{extra}]'")
 
 
-def _runner(config: TournamentConfig, args: argparse.Namespace):
+def _runner(config: TournamentConfig, args: argparse.Namespace) -> Runner:
     if args.scheduler:
         from arena.cluster import DaskRunner
         try:
@@ -198,10 +203,12 @@ def run(args: argparse.Namespace) -> int:
         runner.close()
 
 
-def _play(args: argparse.Namespace, config: TournamentConfig, runner, store, resumed) -> int:
+def _play(args: argparse.Namespace, config: TournamentConfig, runner: Runner, store: Store | None,
+          resumed: tuple[int, str] | None) -> int:
     """Plays the tournament on `runner` — a new one, or with `resumed` (its id and status) the
     one of `store` — then prints and writes what it found."""
     if resumed is not None:
+        assert store is not None  # a tournament to resume comes with its store
         tid, status = resumed
         try:
             tournament = Tournament(config, store, tid)
@@ -224,7 +231,7 @@ def _play(args: argparse.Namespace, config: TournamentConfig, runner, store, res
     if not args.quiet:
         reporter = LiveReporter(tournament.schedule.total(), f"{c.edition}") if sys.stderr.isatty() else PlainReporter()
 
-    def progress(p) -> None:
+    def progress(p: Progress) -> None:
         if reporter is not None:
             note = f"SPRT LLR {p.sprt_llr:.2f}" if p.sprt_llr is not None else ""
             if p.dropped:
@@ -299,7 +306,7 @@ def _check_outputs(args: argparse.Namespace) -> None:
             raise CommandError(f"--log-dir {args.log_dir}: {err.strerror}") from None
 
 
-def _check_bots(bots, edition: str, limits) -> None:
+def _check_bots(bots: list[BotSpec], edition: str, limits: ResourceLimits) -> None:
     """Starts each bot once, as the games will (through the launcher, within the resource
     limits), and names the first that cannot play: a program that does not start, a failed
     handshake, an option it refuses (name or value, e.g. a Hash above the memory limit), an
@@ -311,7 +318,7 @@ def _check_bots(bots, edition: str, limits) -> None:
     from protocol.client import Engine
     from protocol.errors import EngineError
 
-    def problem(bot) -> str | None:
+    def problem(bot: BotSpec) -> str | None:
         if shutil.which(bot.command[0]) is None:
             return f"cannot run {bot.command[0]!r} (not found, or not executable)"
         try:

@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 import secrets
 import shlex
+from types import FrameType
 from typing import TYPE_CHECKING
 
 import engine
@@ -92,7 +93,7 @@ def open_store(path: str, create: bool = False) -> Store:
         raise CommandError(f"{path}: cannot open as a results database ({err})") from None
 
 
-def raise_keyboard_interrupt(signum, frame) -> None:
+def raise_keyboard_interrupt(signum: int, frame: FrameType | None) -> None:
     """A SIGTERM handler: stop as on Ctrl-C (finished work kept, workers and bots shut down)."""
     raise KeyboardInterrupt
 

@@ -8,11 +8,12 @@ import signal
 import sys
 
 from arena.duplicate import make_bot, run_duplicate
-from arena.statistics import DuplicateStats, paired_difference
+from arena.statistics import DuplicateStats, PairResult, paired_difference
 from arena.duplicate_results import ResultsFile, ResultsFileError, RunConfig
 from arena.match import play_match
 from protocol.limits import Limits
 from bots.registry import POLICIES
+from engine import Edition
 from expeditions.commands import CommandError
 from expeditions.commands.common import (add_edition_arguments, edition_options, master_seed,
                                          raise_keyboard_interrupt, seed_argument)
@@ -63,7 +64,7 @@ def _limits(args: argparse.Namespace) -> Limits:
     return Limits(movetime_ms=args.movetime, iterations=args.iterations)
 
 
-def run_duplicate_mode(args: argparse.Namespace, edition, options: dict, limits: Limits) -> int:
+def run_duplicate_mode(args: argparse.Namespace, edition: Edition, options: dict, limits: Limits) -> int:
     names = [n.strip() for n in args.bots.split(",") if n.strip()]
     if len(names) != 2:
         raise CommandError("--duplicate needs two bots: --bots A,B")
@@ -79,6 +80,7 @@ def run_duplicate_mode(args: argparse.Namespace, edition, options: dict, limits:
     config = RunConfig(edition.name, resolved, players, names[0], names[1], args.iterations, args.movetime)
     book = _open_results(args)
     if args.summarize:
+        assert book is not None  # _open_results requires --results with --summarize
         recorded = book.deals(config)
         print(f"{args.results}: {len(recorded)} deals of {edition.name} A={names[0]} B={names[1]} "
               f"iterations={args.iterations} movetime={args.movetime}")
@@ -99,7 +101,7 @@ def run_duplicate_mode(args: argparse.Namespace, edition, options: dict, limits:
         print(f"{args.results}: {len(done)} of the {args.games} deals recorded already, "
               f"{args.games - len(done)} to play", flush=True)
 
-    def progress(pair, stats) -> None:
+    def progress(pair: PairResult, stats: DuplicateStats) -> None:
         if book is not None:
             book.append(config, pair)
         if not args.quiet:
@@ -229,6 +231,6 @@ def run(args: argparse.Namespace) -> int:
             print(f"game {game + 1} seed {seed + game} {cols} decisions {result.decisions}")
     width = max(9, *(len(name) for name in totals))
     print(f"{'bot':<{width}} games  points  share  mean score")
-    for name, (games, points, score) in totals.items():
-        print(f"{name:<{width}} {games:>5} {points:>7.1f} {points / games:>6.3f} {score / games:>11.1f}")
+    for name, (games, points, score_sum) in totals.items():
+        print(f"{name:<{width}} {games:>5} {points:>7.1f} {points / games:>6.3f} {score_sum / games:>11.1f}")
     return 0

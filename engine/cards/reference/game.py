@@ -19,10 +19,10 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import ClassVar
+from typing import ClassVar, Self
 
-from engine.reference.base import (NotationError, SplitMix64, check_options, contains, parse_int, read_position, shuffle,
-                                   size, split, take, take_if)
+from engine.reference.base import (NotationError, SplitMix64, check_options, contains, mover, parse_int, read_position,
+                                   shuffle, size, split, take, take_if)
 
 from .facts import Edition
 
@@ -66,7 +66,7 @@ class BaseGame:
         self._history: list[HistoryEntry] = []
 
     @classmethod
-    def new(cls, seed: int, **options: int):
+    def new(cls, seed: int, **options: int) -> Self:
         """Deal round 1 from ``seed`` (docs/notation.md "Dealing").
 
         >>> from engine.cards.reference import classic
@@ -85,7 +85,7 @@ class BaseGame:
         g._deal()
         return g
 
-    def copy(self):
+    def copy(self) -> Self:
         """An independent copy (history included)."""
         g = type(self)()
         g.options = dict(self.options)
@@ -101,7 +101,7 @@ class BaseGame:
         self._copy_extra(g)
         return g
 
-    def _copy_extra(self, g) -> None:
+    def _copy_extra(self, g: Self) -> None:
         """Copy edition-specific fields (partners knowledge)."""
 
     # ------------------------------------------------------------------ edition hooks
@@ -143,7 +143,8 @@ class BaseGame:
     def _mask(self, viewer: int | None, seat: int, text: str, card: str | None) -> str:
         """One history entry as ``viewer`` sees it (None: the referee sees everything)."""
         if text == "D":
-            return "D" if viewer is not None and viewer != seat else "D:" + card
+            # a draw from the draw pile is recorded with its card
+            return "D" if viewer is not None and viewer != seat else "D:" + card  # type: ignore[operator]
         return text
 
     # ------------------------------------------------------------------ public queries
@@ -217,7 +218,7 @@ class BaseGame:
         self.turn += 1
         self.phase = PLAY
         self.nodraw = None
-        self._to_move = (self._to_move + 1) % self.ED.seats
+        self._to_move = (mover(self._to_move) + 1) % self.ED.seats
         # RULES.md: the round ends at once on the last card of the draw pile, or after
         # max_turns completed turns ("What every edition shares").
         if not self.deck or self.turn >= self.max_turns:
@@ -256,7 +257,7 @@ class BaseGame:
         """
         if self.phase == OVER:
             return []
-        seat = self._to_move
+        seat = mover(self._to_move)
         if self.phase == DRAW:
             out = ["D"]  # the draw pile is never empty while a round runs
             for i, pile in enumerate(self.piles):
@@ -300,7 +301,7 @@ class BaseGame:
                 raise ValueError(f"decision {decision!r}: the match is over")
             raise ValueError(f"illegal decision {decision!r} for seat {self._to_move} in phase "
                              f"{self.phase}; legal: {' '.join(legal)}")
-        seat = self._to_move
+        seat = mover(self._to_move)
         head = decision[0]
         if head == "+":
             card = decision[1:]
@@ -426,7 +427,7 @@ class BaseGame:
         return ["known"]
 
     @classmethod
-    def from_text(cls, text: str):
+    def from_text(cls, text: str) -> Self:
         """Parse and check a full position; NotationError (a ValueError) names the bad field.
 
         >>> from engine.cards.reference import classic
@@ -508,7 +509,7 @@ class BaseGame:
         else:
             raise NotationError(f"nodraw: expected one of {' '.join(ed.pile_names)} or '.', got {nd!r}")
         # every card in exactly one place
-        seen = Counter()
+        seen: Counter[str] = Counter()
         for h in self.hands:
             seen.update(h)
         for row in self.rows:
@@ -560,7 +561,7 @@ class BaseGame:
     def _after_resample(self, viewer: int, placed: dict[int, Counter]) -> None:
         """Make knowledge the viewer cannot know consistent with the new hands."""
 
-    def resample(self, seat: int, rnd: random.Random):
+    def resample(self, seat: int, rnd: random.Random) -> Self:
         """A full state drawn uniformly from those consistent with what ``seat`` knows.
 
         Every physical card ``seat`` cannot place is dealt at random into the unknown places
@@ -591,7 +592,7 @@ class BaseGame:
 
         g = self.copy()
         g._history = []
-        placed = {s: Counter() for s in others}
+        placed: dict[int, Counter[str]] = {s: Counter() for s in others}
         new_hands = {s: Counter(fixed[s]) for s in others}
         grouped = set()
         pos = 0

@@ -45,7 +45,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Sequence
 
-from engine.reference.base import NotationError, contains, size, split, take, take_if
+from engine.reference.base import NotationError, contains, mover, size, split, take, take_if
 
 from .facts import PARTNERS
 from .game import DRAW, BaseGame
@@ -180,7 +180,7 @@ class Game(BaseGame):
         # A team's two hands hold 16 cards (15 when its player is in the draw phase); no hand
         # below 6 (5 for the mover in the draw phase).
         for team in (0, 1):
-            drawing = self.phase == DRAW and team_of(self._to_move) == team
+            drawing = self.phase == DRAW and team_of(mover(self._to_move)) == team
             want = 15 if drawing else 16
             got = size(self.hands[team]) + size(self.hands[team + 2])
             if got != want:
