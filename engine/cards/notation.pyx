@@ -287,14 +287,17 @@ cdef str lc_write(const LCState* s, int viewer, list record, Py_ssize_t start):
                 entry = <tuple>record[i]
                 mover = entry[0]
                 d = entry[1]
-                revealed = <tuple>entry[2]
                 p = _put_sep(p, k, c',')
                 k = 1
-                if viewer != mover and d >= D_PASS and (viewer & 1) != (mover & 1):
-                    p = _put(p, b">?", 2)  # a pass between the viewer's opponents
+                if viewer != mover:
+                    if d >= D_PASS and (viewer & 1) != (mover & 1):
+                        p = _put(p, b">?", 2)  # a pass between the viewer's opponents
+                    else:
+                        p = _put(p, DECISION_CHARS[e][d], DECISION_LEN[e][d])
                     continue
                 p = _put(p, DECISION_CHARS[e][d], DECISION_LEN[e][d])
-                if revealed and viewer == mover:
+                revealed = <tuple>entry[2]
+                if revealed:  # what the viewer's own decision showed it
                     p[0] = c':'
                     p += 1
                     for card in revealed:
