@@ -36,8 +36,8 @@ from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
 
-from engine.reference.base import (NotationError, SplitMix64, check_options, contains, mover, parse_cards, parse_int,
-                                   read_position, shuffle, size, split, take, take_if)
+from engine.reference.base import (NotationError, RoundsGame, SplitMix64, check_options, contains, mover, parse_cards,
+                                   parse_int, read_position, shuffle, size, split, take, take_if)
 
 __all__ = ["Game", "NotationError", "DATA", "COLOURS", "STONE_VALUES", "artifact_points",
            "stone_score", "CANONICAL_CARDS", "CANONICAL_TILES"]
@@ -183,7 +183,7 @@ def _direction(column: list[str]) -> int:
 HistoryEntry = tuple[int, str, "str | None"]
 
 
-class Game:
+class Game(RoundsGame):
     """A full ``board`` position with its rules.
 
     Use ``Game.new(seed, players=4, **options)`` or ``Game.from_text(text)``; the constructor
@@ -195,17 +195,13 @@ class Game:
     """
 
     OPTIONS = OPTIONS
+    PHASES = (PLAY, MOVE, DRAW, OVER)
+    ROUND_WORD = "expedition"
 
     # ------------------------------------------------------------------ construction
     def __init__(self) -> None:
-        self.options: dict[str, int] = {}
+        super().__init__()
         self.players = 0
-        self.round = 1
-        self.starter = 0
-        self.turn = 0
-        self.phase = PLAY
-        self._to_move: int | None = 0
-        self.nodraw: int | None = None  # the pile discarded to this turn (draw phase only)
         self._totals: list[int] = []
         self.artifacts: list[int] = []
         self.hands: list[Counter] = []
@@ -217,7 +213,6 @@ class Game:
         self.deck: list[str] = []
         self.box: Counter = Counter()
         self.known: list[Counter] = []
-        self.rng = 0
         self._history: list[HistoryEntry] = []
 
     @classmethod
@@ -264,24 +259,8 @@ class Game:
 
     # ------------------------------------------------------------------ public queries
     @property
-    def rounds(self) -> int:
-        return self.options["rounds"]
-
-    @property
-    def max_turns(self) -> int:
-        return self.options["max_turns"]
-
-    @property
     def updown(self) -> bool:
         return bool(self.options["updown"])
-
-    @property
-    def to_move(self) -> int | None:
-        """The seat to move, or None when the game is over."""
-        return self._to_move
-
-    def is_over(self) -> bool:
-        return self.phase == OVER
 
     def totals(self) -> list[int]:
         """Each seat's victory points: completed expeditions plus this one's victory-point tiles
@@ -477,14 +456,7 @@ class Game:
         ...
         ValueError: illegal decision 'D' for seat 1 in phase play; legal: ...
         """
-        legal = self.legal()
-        if decision not in legal:
-            self._check_decision_syntax(decision)
-            if self.phase == OVER:
-                raise ValueError(f"decision {decision!r}: the game is over")
-            raise ValueError(f"illegal decision {decision!r} for seat {self._to_move} in phase "
-                             f"{self.phase}; legal: {' '.join(legal)}")
-        seat = mover(self._to_move)
+        seat = self._legal_mover(decision)
         head = decision[0]
         if head == "D":
             if decision == "D":
@@ -532,12 +504,7 @@ class Game:
         return " ".join(f"{name}={self.options[name]}" for name, *_ in OPTIONS)
 
     def _common_fields(self) -> list[str]:
-        return [
-            f"round={self.round}/{self.rounds}",
-            f"starter={self.starter}",
-            f"turn={self.turn}",
-            f"phase={self.phase}",
-            f"to_move={'-' if self._to_move is None else self._to_move}",
+        return self.progress_fields() + [
             f"nodraw={'.' if self.nodraw is None else COLOURS[self.nodraw]}",
             "totals=" + "/".join(map(str, self._totals)),
             "artifacts=" + "/".join(map(str, self.artifacts)),
@@ -637,27 +604,7 @@ class Game:
 
     def _parse_fields(self, v: dict[str, str]) -> None:
         n = self.players = parse_int(v["players"], "players", PLAYERS[0], PLAYERS[-1])
-        parts = v["round"].split("/")
-        if len(parts) != 2:
-            raise NotationError(f"round: expected r/R, got {v['round']!r}")
-        total = parse_int(parts[1], "round (R)")
-        if total != self.rounds:
-            raise NotationError(f"round: R must equal the rounds option {self.rounds}, got {total}")
-        self.round = parse_int(parts[0], "round (r)", 1, total)
-        self.starter = parse_int(v["starter"], "starter", 0, n - 1)
-        self.phase = v["phase"]
-        if self.phase not in (PLAY, MOVE, DRAW, OVER):
-            raise NotationError(f"phase: expected play, move, draw or over, got {self.phase!r}")
-        over = self.phase == OVER
-        self.turn = parse_int(v["turn"], "turn", 0, self.max_turns if over else self.max_turns - 1)
-        if over:
-            if v["to_move"] != "-":
-                raise NotationError(f"to_move: expected '-' when the phase is over, got {v['to_move']!r}")
-            if self.round != self.rounds:
-                raise NotationError(f"phase: the game is over only in expedition {self.rounds}, got {self.round}")
-            self._to_move = None
-        else:
-            self._to_move = parse_int(v["to_move"], "to_move", 0, n - 1)
+        self._parse_progress(v, n)
         self._totals = [parse_int(t, "totals", 0, 10**6) for t in split(v["totals"], "totals", n)]
         self.artifacts = [parse_int(a, "artifacts", 0, 10**4)
                           for a in split(v["artifacts"], "artifacts", n)]
@@ -701,16 +648,13 @@ class Game:
         removed = REMOVED_WITH_TWO if n == 2 else 0
         if size(self.box) != removed:
             raise NotationError(f"box: expected {removed} cards with {n} players, got {size(self.box)}")
-        if not over:
+        if not self.is_over():
             self._check_running()
         self.known = [_parse_set(k, f"known (seat {s})") for s, k in enumerate(split(v["known"], "known", n))]
         for s, k in enumerate(self.known):
             if not contains(self.hands[s], k):
                 raise NotationError(f"known (seat {s}): {set_text(k)} is not within that hand")
-        rng = v["rng"]
-        if len(rng) != 16 or any(ch not in "0123456789abcdef" for ch in rng):
-            raise NotationError(f"rng: expected 16 lowercase hex digits, got {rng!r}")
-        self.rng = int(rng, 16)
+        self._parse_rng(v["rng"])
         self._history = []
 
     def _parse_cols(self, texts: list[str]) -> None:

@@ -230,3 +230,105 @@ def split(value: str, what: str, n: int) -> list[str]:
     if len(parts) != n:
         raise NotationError(f"{what}: expected {n} entries separated by '/', got {len(parts)} in {value!r}")
     return parts
+
+
+# ---------------------------------------------------------------------------------------------
+# A match of rounds, turns and phases (docs/notation.md "Positions"): what the models keep alike
+
+class RoundsGame:
+    """The progress of a match in rounds of turns, its options and its generator: the fields and
+    queries every reference model of this project shares. Subclasses set `PHASES` (the last one
+    is the finished match's) and `ROUND_WORD` (how a round is named in a message).
+
+    >>> class Toy(RoundsGame):
+    ...     PHASES = ("play", "over")
+    >>> g = Toy()
+    >>> g.options = {"rounds": 2, "max_turns": 9}
+    >>> g._parse_progress({"round": "1/2", "starter": "0", "turn": "3", "phase": "play", "to_move": "1"}, 2)
+    >>> g.progress_fields()[:3], g.to_move
+    (['round=1/2', 'starter=0', 'turn=3'], 1)
+    """
+
+    PHASES: tuple[str, ...] = ()
+    ROUND_WORD = "round"
+
+    def __init__(self) -> None:
+        self.options: dict[str, int] = {}
+        self.round = 1
+        self.starter = 0
+        self.turn = 0
+        self.phase = self.PHASES[0] if self.PHASES else ""
+        self._to_move: int | None = 0
+        self.nodraw: int | None = None  # the pile that received a card this turn (draw phase only)
+        self.rng = 0
+
+    @property
+    def rounds(self) -> int:
+        return self.options["rounds"]
+
+    @property
+    def max_turns(self) -> int:
+        return self.options["max_turns"]
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat to move, or None when the match is over."""
+        return self._to_move
+
+    def is_over(self) -> bool:
+        return self.phase == self.PHASES[-1]
+
+    def progress_fields(self) -> list[str]:
+        """round=, starter=, turn=, phase= and to_move=, as a position writes them."""
+        return [f"round={self.round}/{self.rounds}", f"starter={self.starter}", f"turn={self.turn}",
+                f"phase={self.phase}", f"to_move={'-' if self._to_move is None else self._to_move}"]
+
+    def _parse_progress(self, v: dict[str, str], seats: int) -> None:
+        """Reads the fields `progress_fields` writes (with `seats` seats), checking them together."""
+        parts = v["round"].split("/")
+        if len(parts) != 2:
+            raise NotationError(f"round: expected r/R, got {v['round']!r}")
+        total = parse_int(parts[1], "round (R)")
+        if total != self.rounds:
+            raise NotationError(f"round: R must equal the rounds option {self.rounds}, got {total}")
+        self.round = parse_int(parts[0], "round (r)", 1, total)
+        self.starter = parse_int(v["starter"], "starter", 0, seats - 1)
+        self.phase = v["phase"]
+        if self.phase not in self.PHASES:
+            raise NotationError(f"phase: expected {', '.join(self.PHASES[:-1])} or {self.PHASES[-1]}, "
+                                f"got {self.phase!r}")
+        over = self.is_over()
+        # While a round runs, 0 <= turn < max_turns; a finished match may sit at max_turns.
+        self.turn = parse_int(v["turn"], "turn", 0, self.max_turns if over else self.max_turns - 1)
+        if over:
+            if v["to_move"] != "-":
+                raise NotationError(f"to_move: expected '-' when the phase is over, got {v['to_move']!r}")
+            if self.round != self.rounds:
+                raise NotationError(f"phase: the match is over only after {self.ROUND_WORD} {self.rounds}, "
+                                    f"got {self.ROUND_WORD} {self.round}")
+            self._to_move = None
+        else:
+            self._to_move = parse_int(v["to_move"], "to_move", 0, seats - 1)
+
+    def legal(self) -> list[str]:
+        raise NotImplementedError
+
+    def _check_decision_syntax(self, decision: str) -> None:
+        raise NotImplementedError
+
+    def _legal_mover(self, decision: str) -> int:
+        """The seat to move, when `decision` is legal for it; else ValueError: a malformed decision
+        named as such, then the match being over, then the legal decisions."""
+        legal = self.legal()
+        if decision not in legal:
+            self._check_decision_syntax(decision)
+            if self.is_over():
+                raise ValueError(f"decision {decision!r}: the match is over")
+            raise ValueError(f"illegal decision {decision!r} for seat {self._to_move} in phase "
+                             f"{self.phase}; legal: {' '.join(legal)}")
+        return mover(self._to_move)
+
+    def _parse_rng(self, text: str) -> None:
+        if len(text) != 16 or any(ch not in "0123456789abcdef" for ch in text):
+            raise NotationError(f"rng: expected 16 lowercase hex digits, got {text!r}")
+        self.rng = int(text, 16)

@@ -21,8 +21,8 @@ import random
 from collections import Counter
 from typing import ClassVar, Self
 
-from engine.reference.base import (NotationError, SplitMix64, check_options, contains, mover, parse_int, read_position,
-                                   shuffle, size, split, take, take_if)
+from engine.reference.base import (NotationError, RoundsGame, SplitMix64, check_options, contains, mover, parse_int,
+                                   read_position, shuffle, size, split, take, take_if)
 
 from .facts import Edition
 
@@ -32,7 +32,7 @@ PLAY, DRAW, OVER = "play", "draw", "over"
 HistoryEntry = tuple[int, str, "str | None"]
 
 
-class BaseGame:
+class BaseGame(RoundsGame):
     """A full position of a card edition, with the rules to move from it.
 
     Use ``Game.new(seed, **options)`` or ``Game.from_text(text)``; the constructor makes an
@@ -47,22 +47,17 @@ class BaseGame:
     )
     FIXED_COST: ClassVar[int | None] = 20  # None: the cost is the `cost` option
 
+    PHASES = (PLAY, DRAW, OVER)
+
     # ------------------------------------------------------------------ construction
     def __init__(self) -> None:
-        self.options: dict[str, int] = {}
-        self.round = 1
-        self.starter = 0
-        self.turn = 0
-        self.phase = PLAY
-        self._to_move: int | None = 0
-        self.nodraw: int | None = None  # index of the pile that received a card this turn
+        super().__init__()
         self._totals: list[int] = []
         self.hands: list[Counter] = []
         self.rows: list[dict[str, list[str]]] = []
         self.piles: list[list[str]] = []
         self.deck: list[str] = []
         self.known: list[Counter] = []
-        self.rng = 0
         self._history: list[HistoryEntry] = []
 
     @classmethod
@@ -149,24 +144,8 @@ class BaseGame:
 
     # ------------------------------------------------------------------ public queries
     @property
-    def rounds(self) -> int:
-        return self.options["rounds"]
-
-    @property
-    def max_turns(self) -> int:
-        return self.options["max_turns"]
-
-    @property
     def cost(self) -> int:
         return self.FIXED_COST if self.FIXED_COST is not None else self.options["cost"]
-
-    @property
-    def to_move(self) -> int | None:
-        """The seat to move, or None when the match is over."""
-        return self._to_move
-
-    def is_over(self) -> bool:
-        return self.phase == OVER
 
     def totals(self) -> list[int]:
         """Scores of the completed rounds, per row (seat; team in partners)."""
@@ -294,14 +273,7 @@ class BaseGame:
         >>> g.apply(g.legal()[0]); g.phase
         'draw'
         """
-        legal = self.legal()
-        if decision not in legal:
-            self._check_decision_syntax(decision)
-            if self.phase == OVER:
-                raise ValueError(f"decision {decision!r}: the match is over")
-            raise ValueError(f"illegal decision {decision!r} for seat {self._to_move} in phase "
-                             f"{self.phase}; legal: {' '.join(legal)}")
-        seat = mover(self._to_move)
+        seat = self._legal_mover(decision)
         head = decision[0]
         if head == "+":
             card = decision[1:]
@@ -340,12 +312,7 @@ class BaseGame:
 
     def _common_fields(self) -> list[str]:
         ed = self.ED
-        return [
-            f"round={self.round}/{self.rounds}",
-            f"starter={self.starter}",
-            f"turn={self.turn}",
-            f"phase={self.phase}",
-            f"to_move={'-' if self._to_move is None else self._to_move}",
+        return self.progress_fields() + [
             f"nodraw={'.' if self.nodraw is None else ed.pile_names[self.nodraw]}",
             "totals=" + "/".join(str(t) for t in self._totals),
         ]
@@ -447,29 +414,7 @@ class BaseGame:
     def _parse_fields(self, v: dict[str, str]) -> None:
         ed = self.ED
         seats = ed.seats
-        # round=r/R
-        parts = v["round"].split("/")
-        if len(parts) != 2:
-            raise NotationError(f"round: expected r/R, got {v['round']!r}")
-        total = parse_int(parts[1], "round (R)")
-        if total != self.rounds:
-            raise NotationError(f"round: R must equal the rounds option {self.rounds}, got {total}")
-        self.round = parse_int(parts[0], "round (r)", 1, total)
-        self.starter = parse_int(v["starter"], "starter", 0, seats - 1)
-        self.phase = v["phase"]
-        if self.phase not in (PLAY, DRAW, OVER):
-            raise NotationError(f"phase: expected play, draw or over, got {self.phase!r}")
-        over = self.phase == OVER
-        # While a round runs, 0 <= turn < max_turns; a finished match may sit at max_turns.
-        self.turn = parse_int(v["turn"], "turn", 0, self.max_turns if over else self.max_turns - 1)
-        if over:
-            if v["to_move"] != "-":
-                raise NotationError(f"to_move: expected '-' when the phase is over, got {v['to_move']!r}")
-            if self.round != self.rounds:
-                raise NotationError(f"round: the match is over only after round {self.rounds}, got {self.round}")
-            self._to_move = None
-        else:
-            self._to_move = parse_int(v["to_move"], "to_move", 0, seats - 1)
+        self._parse_progress(v, seats)
         # totals
         self._totals = [parse_int(t, "totals", signed=True)
                        for t in split(v["totals"], "totals", self._n_rows())]
@@ -522,14 +467,11 @@ class BaseGame:
             if seen[card] != ed.full[card]:
                 raise NotationError(f"cards: {card} appears {seen[card]} times in hands, rows, piles and "
                                     f"deck; the {ed.name} deck has {ed.full[card]}")
-        if not over and not self.deck:
+        if not self.is_over() and not self.deck:
             raise NotationError("deck: the draw pile must not be empty while the match runs")
         self._check_hand_sizes()
         self._parse_knowledge(v)
-        rng = v["rng"]
-        if len(rng) != 16 or any(ch not in "0123456789abcdef" for ch in rng):
-            raise NotationError(f"rng: expected 16 lowercase hex digits, got {rng!r}")
-        self.rng = int(rng, 16)
+        self._parse_rng(v["rng"])
         self._history = []
 
     def _check_hand_sizes(self) -> None:
