@@ -319,10 +319,7 @@ class Game(RoundsGame):
         self.researcher = [None] * self.players
         self.piles = [[] for _ in range(N_PATHS)]
         self.known = [Counter() for _ in range(self.players)]
-        self.turn = 0
-        self.phase = PLAY
-        self._to_move = self.starter
-        self.nodraw = None
+        self._begin_round()
         self._history = []
 
     def _end_expedition(self) -> None:

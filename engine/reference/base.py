@@ -278,6 +278,13 @@ class RoundsGame:
     def is_over(self) -> bool:
         return self.phase == self.PHASES[-1]
 
+    def _begin_round(self) -> None:
+        """The first turn of a round just dealt: the starter plays."""
+        self.turn = 0
+        self.phase = self.PHASES[0]
+        self._to_move = self.starter
+        self.nodraw = None
+
     def progress_fields(self) -> list[str]:
         """round=, starter=, turn=, phase= and to_move=, as a position writes them."""
         return [f"round={self.round}/{self.rounds}", f"starter={self.starter}", f"turn={self.turn}",

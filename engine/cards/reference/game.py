@@ -187,10 +187,7 @@ class BaseGame(RoundsGame):
         self.rows = [{c: [] for c in ed.colours} for _ in range(self._n_rows())]
         self.piles = [[] for _ in ed.pile_names]
         self._reset_knowledge()
-        self.turn = 0
-        self.phase = PLAY
-        self._to_move = self.starter
-        self.nodraw = None
+        self._begin_round()
         self._history = []
 
     def _end_turn(self) -> None:
