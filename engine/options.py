@@ -26,9 +26,34 @@ class OptionSpec:
     """Largest allowed value."""
     help: str
     """One line for `--help` and the docs."""
+    choices: tuple[str, ...] = ()
+    """Names of the values low, low+1, … where the option is a choice (a map, say): the text
+    form of a value is its name, and parsing takes the name or the number."""
+
+    def text(self, value: int) -> str:
+        """The value as written in `name=value`.
+
+        >>> OptionSpec("route", 0, 0, 1, "the map", ("short", "long")).text(1)
+        'long'
+        """
+        return self.choices[value - self.low] if self.choices else str(value)
+
+    def expected(self) -> str:
+        """What a value must be, for error messages."""
+        if self.choices:
+            return "one of " + ", ".join(self.choices)
+        return f"an integer in {self.low}..{self.high}"
 
     def check(self, value: object) -> int:
-        """Returns the value as an int, or raises OptionError naming the option and its range."""
+        """Returns the value as an int, or raises OptionError naming the option and its range.
+
+        >>> OptionSpec("route", 0, 0, 1, "the map", ("short", "long")).check("long")
+        1
+        """
+        if isinstance(value, str) and self.choices and value.strip() in self.choices:
+            return self.low + self.choices.index(value.strip())
+        if self.choices and isinstance(value, str) and not value.strip().lstrip("-").isdigit():
+            raise OptionError(f"option {self.name}: expected {self.expected()}, got {value!r}")
         if isinstance(value, bool):
             raise OptionError(f"option {self.name}: expected an integer in {self.low}..{self.high}, got {value!r}")
         if isinstance(value, str):
