@@ -1,0 +1,56 @@
+"""The record of The Quest for El Dorado (`eldorado`, 2-4 players).
+
+>>> ELDORADO.default_players, ELDORADO.seats, [spec.name for spec in ELDORADO.options]
+(2, (2, 3, 4), ['route', 'caves', 'max_rounds'])
+>>> state = ELDORADO.new(3, 3, ELDORADO.resolve_options({"route": "winding-paths"}))
+>>> state.options["route"], ELDORADO.turn.begins(state)
+(2, True)
+"""
+from __future__ import annotations
+
+from engine._core import State
+from engine.edition import Edition, Ref, SearchDefaults, TurnShape
+from engine.eldorado.rules import OPTION_SPECS, RULES, SEATS
+from engine.eldorado.state import EldoradoState, new_state
+
+DECISIONS_PER_TURN = 3
+"""Decisions of an average turn under uniformly random play (what a clock is shared over, with
+`EldoradoState.turns_left`): measured by compiled random playouts of 100-200 games per case, total
+decisions over total turns, on every route with 2, 3 and 4 players, caves off and on: 3.1 to 3.7
+(caves off), 3.5 to 4.4 (caves on), 3.4 over all. A policy that plays its whole hand before it
+ends its turn makes 5.2 to 5.5."""
+QUICK_ROUNDS = 20
+"""`max_rounds` of a short game (random games never finish and end at the round limit)."""
+
+
+def begins_turn(state: State) -> bool:
+    """Whether the next decision of `state` begins a turn (`EldoradoState.begins_turn`)."""
+    return isinstance(state, EldoradoState) and state.begins_turn()
+
+
+ELDORADO = Edition(
+    name="eldorado",
+    title="The Quest for El Dorado (2-4 players)",
+    order=5,
+    seats=SEATS,
+    teams=False,
+    options=OPTION_SPECS,
+    rules=RULES,
+    state_type=EldoradoState,
+    new=new_state,
+    from_text=EldoradoState.from_text,
+    parse_view=EldoradoState.parse_view,
+    # A turn is any number of atomic decisions (moves, steps, payments, coins, a purchase, actions,
+    # tokens, discards) ending with `.`; it begins when the last decision was an end (see
+    # EldoradoState.begins_turn for a position without a record).
+    turn=TurnShape(decisions=DECISIONS_PER_TURN, begins=begins_turn),
+    # A race (GameOps.margin 0): only the result counts, so there is no margin's spread to scale.
+    search=SearchDefaults(round_spread=1.0, infer=False),
+    quick_options={"max_rounds": QUICK_ROUNDS},
+    default_players=2,
+    heuristic=Ref("bots.eldorado.heuristic:HEURISTIC"),
+    auditor=Ref("engine.eldorado.audit:EldoradoSeatAudit"),
+    reference=Ref("engine.eldorado.reference:Game"),
+)
+EDITIONS = (ELDORADO,)
+"""The family's records, for the registry (engine/editions.py)."""
