@@ -239,7 +239,7 @@ class _Table:
 
     def introduce(self, names: dict[int, str]) -> None:
         self.names = names
-        options = " ".join(f"{k}={v}" for k, v in self.state.options.items())
+        options = engine.get_edition(self.state.edition).options_text(self.state.options)
         self.person.show(f"{self.state.edition} {options}  seed {self.settings.seed}  "
                          f"seats: {', '.join(f'{s} {self.names[s]}' for s in range(self.state.num_seats))}")
         if self.state.num_seats == 4 and self.state.team_of(0) == self.state.team_of(2):

@@ -44,7 +44,7 @@ def positions(game: GameRecord) -> Iterator[tuple[int, DecisionRecord, engine.St
 def replay_lines(game: GameRecord, pictures: bool = True) -> Iterator[str]:
     """Text lines: a header, then every turn's decisions, each turn after a picture of the table."""
     state = engine.parse_position(game.initial_position)
-    yield (f"game {game.id}  #{game.index}  {game.edition} {' '.join(f'{k}={v}' for k, v in game.options.items())}"
+    yield (f"game {game.id}  #{game.index}  {game.edition} {engine.get_edition(game.edition).options_text(game.options)}"
            f"  {_origin(game, state)}")
     yield "seats: " + ", ".join(f"{seat} {name}" for seat, name in enumerate(game.seat_bots))
     begins_turn = engine.get_edition(game.edition).turn.begins

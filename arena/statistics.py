@@ -185,6 +185,9 @@ class DuplicateStats:
     """Totals of a duplicate run for side A."""
 
     pairs: list[PairResult] = field(default_factory=list)
+    scored: bool = True
+    """Whether the edition's scores have a margin worth reporting (False for a race, where only
+    the result counts and the summary leaves the margin out)."""
 
     @property
     def games(self) -> int:
@@ -246,8 +249,9 @@ class DuplicateStats:
 
     def summary(self) -> str:
         text = (f"games {self.games}  A wins {self.wins}  draws {self.draws}  losses {self.losses}  "
-                f"score {self.score:.3f}{plus_minus(self.interval(), 3)}  win rate {self.win_rate:.3f}  "
-                f"margin {self.margin:+.1f}{plus_minus(self.margin_interval(), 1)}")
+                f"score {self.score:.3f}{plus_minus(self.interval(), 3)}  win rate {self.win_rate:.3f}")
+        if self.scored:
+            text += f"  margin {self.margin:+.1f}{plus_minus(self.margin_interval(), 1)}"
         if any(p.ranks for p in self.pairs):
             text += (f"  A first {self.first_rate:.3f}  mean place A {self.mean_rank:.2f} "
                      f"B {self.other_mean_rank:.2f}")

@@ -103,6 +103,11 @@ cdef class Rules:
         """Bytes of the edition's C state."""
         return self.ops.state_size
 
+    @property
+    def margin(self) -> bool:
+        """Whether scores differ by a margin worth playing for (False: a race, only the result counts)."""
+        return bool(self.ops.margin)
+
     def __repr__(self) -> str:
         return f"<Rules {self.name}>"
 

@@ -121,12 +121,21 @@ def engine_benchmark(edition: str, options: Mapping[str, object] | None = None, 
     ref = measured[0] if measured is not None else None
     matches, _ = compiled_rate(edition, {}, seconds / 2, players=players)
     state = engine.new_game(edition, seed=1, players=players, **options)
+    baseline = engine.default_edition()  # decisions/s of editions compare to the first's, in this run
+    if baseline is record:
+        base_dec = compiled_dec
+    else:
+        base_dec = compiled_rate(baseline.name, baseline.quick_options, seconds / 2)[1]
     return {
         "edition": edition,
         "players": players,
         "options": options,
         "compiled_games_per_s": round(compiled, 1),
         "compiled_decisions_per_s": round(compiled_dec),
+        "decisions_per_game": round(compiled_dec / compiled, 1),
+        "baseline_edition": baseline.name,
+        "baseline_decisions_per_s": round(base_dec),
+        "decisions_vs_baseline": round(compiled_dec / base_dec, 2),
         "python_games_per_s": round(python, 2),
         "reference_games_per_s": round(ref, 2) if ref is not None else None,
         "compiled_vs_python": round(compiled / python, 1),

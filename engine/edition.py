@@ -118,6 +118,16 @@ class Edition:
         """All options with defaults filled in; raises OptionError for unknown names or bad values."""
         return resolve_options(self.options, dict(options or {}), self.name)
 
+    def options_text(self, options: Mapping[str, int]) -> str:
+        """Options as `name=value` words, in the order given, a choice by its name.
+
+        >>> import engine
+        >>> engine.get_edition("eldorado").options_text({"route": 1, "caves": 0})
+        'route=hills-of-gold caves=0'
+        """
+        specs = {spec.name: spec for spec in self.options}
+        return " ".join(f"{name}={specs[name].text(value) if name in specs else value}" for name, value in options.items())
+
     def parse_options(self, tokens: list[str]) -> dict[str, int]:
         """Options from `name=value` tokens, with defaults filled in."""
         return self.resolve_options(parse_option_tokens(self.options, tokens, self.name))

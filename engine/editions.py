@@ -4,7 +4,7 @@
 
 >>> from engine.editions import EDITIONS, get_edition
 >>> list(EDITIONS)
-['classic', 'partners', 'expedition', 'board']
+['classic', 'partners', 'expedition', 'board', 'eldorado']
 >>> ed = get_edition("expedition")
 >>> [o.name for o in ed.options]
 ['rounds', 'max_turns', 'cost']

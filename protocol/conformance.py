@@ -510,6 +510,7 @@ def _check_stop(ctx: _Context, edition: str) -> str:
 def _bad_lines(state: State, view: str) -> list[str]:
     """Malformed or impossible commands; each must get one error line and change nothing."""
     corrupt_hand = view.replace(" hands=", " hands=zz", 1)
+    option = engine.get_edition(state.edition).options[0]
     return [
         "frobnicate the pieces",
         "go movetime soon",
@@ -518,14 +519,14 @@ def _bad_lines(state: State, view: str) -> list[str]:
         "go clocks 1000 incs 1/2/3",
         "position",
         f"position {state.edition} garbage",
-        "position " + view.replace(" deck=", " deck=x", 1),
+        "position " + view.replace(" turn=", " turn=x", 1),
         "position " + corrupt_hand,
         "position full " + view,
         "setoption name NoSuchOptionAtAll value 1",
         "setoption value 3",
         "newgame nosuchedition players 2 seat 0",
         f"newgame {state.edition} players {state.num_seats} seat {state.num_seats + 3}",
-        f"newgame {state.edition} rounds=0 players {state.num_seats} seat 0",
+        f"newgame {state.edition} {option.name}={option.high + 1} players {state.num_seats} seat 0",
         "perft -1",
         "perft 2",  # needs a full position; the bot holds a view
         "gameover nothing",

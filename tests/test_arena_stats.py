@@ -189,3 +189,12 @@ def test_sprt_does_not_stop_on_the_first_lucky_pairs(model):
                 early += 1
                 break
     assert early / 1000 < 0.02
+
+
+def test_a_race_reports_no_margin() -> None:
+    """A race (GameOps.margin 0) has scores that only rank: the summary leaves the margin out."""
+    from arena.statistics import DuplicateStats, PairResult
+    pairs = [PairResult(1, (1.0, 0.0), (2, -2), 0.0), PairResult(2, (1.0, 1.0), (2, 2), 0.0)]
+    assert "margin" in DuplicateStats(pairs).summary()
+    race = DuplicateStats(pairs, scored=False).summary()
+    assert "margin" not in race and "win rate 0.750" in race

@@ -27,7 +27,7 @@ def test_the_registry_lists_every_family_in_order() -> None:
     orders = [ed.order for ed in EDITIONS.values()]
     assert orders == sorted(orders) and len(set(orders)) == len(orders)
     assert default_edition() is next(iter(EDITIONS.values()))
-    assert {ed.state_type.__module__.rsplit(".", 1)[0] for ed in EDITIONS.values()} == {"engine.cards", "engine.board"}
+    assert {ed.state_type.__module__.rsplit(".", 1)[0] for ed in EDITIONS.values()} == {"engine.cards", "engine.board", "engine.eldorado"}
 
 
 def test_an_edition_from_elsewhere_registers(registry: dict[str, Edition]) -> None:

@@ -84,4 +84,4 @@ def test_reference_models_cover_the_perft_editions():
 
 
 def test_every_edition_has_perft_positions():
-    assert {engine.parse_position(pos).edition for _, pos, _ in RECORDS} >= {"classic", "partners", "expedition", "board"}
+    assert {engine.parse_position(pos).edition for _, pos, _ in RECORDS} >= {"classic", "partners", "expedition", "board", "eldorado"}

@@ -13,7 +13,7 @@ True
 >>> new("board", 1, players=3).players
 3
 >>> sorted(models())
-['board', 'classic', 'expedition', 'partners']
+['board', 'classic', 'eldorado', 'expedition', 'partners']
 """
 
 from __future__ import annotations

@@ -219,7 +219,7 @@ def _play(args: argparse.Namespace, config: TournamentConfig, runner: Runner, st
         store = open_store(args.db, create=True)
         tournament = Tournament(config, store)
     c = tournament.config
-    print(f"arena: tournament {tournament.id} {c.edition} {' '.join(f'{k}={v}' for k, v in c.options.items())} "
+    print(f"arena: tournament {tournament.id} {c.edition} {engine.get_edition(c.edition).options_text(c.options)} "
           f"players={len(tournament.sides)} {c.format} deals={c.deals}{' (start positions)' if c.positions else ''} "
           f"games={tournament.schedule.total()} "
           f"seed={c.seed} {c.time.describe()} concurrency={c.concurrency} db={args.db}")

@@ -74,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
         lines = positions(edition, options, args.players, args.count, seed, args.after, args.by)
     except ValueError as err:
         raise CommandError(str(err)) from None
-    words = ["# expeditions deals", "-e", edition.name, *(f"-o {k}={v}" for k, v in options.items()),
+    words = ["# expeditions deals", "-e", edition.name, *(f"-o {word}" for word in edition.options_text(options).split()),
              *(["--players", str(args.players)] if args.players else []),
              "--count", str(args.count), "--seed", str(seed), "--after", str(args.after), "--by", args.by]
     header = " ".join(words)

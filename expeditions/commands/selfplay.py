@@ -86,12 +86,13 @@ def run_duplicate_mode(args: argparse.Namespace, edition: Edition, options: dict
               f"iterations={args.iterations} movetime={args.movetime}")
         if recorded:
             print(_codes_line(book.codes(config)))
-            print(DuplicateStats(sorted(recorded.values(), key=lambda p: p.seed)).summary())
+            print(DuplicateStats(sorted(recorded.values(), key=lambda p: p.seed),
+                                 scored=bool(edition.rules.margin)).summary())
         if args.compare is not None or args.compare_results is not None or args.compare_iterations is not None:
             _print_comparison(args, config, list(recorded.values()), book)
         return 0
     seed = master_seed(args.seed)
-    print(f"duplicate {edition.name} players={players} {' '.join(f'{k}={v}' for k, v in resolved.items())} "
+    print(f"duplicate {edition.name} players={players} {edition.options_text(resolved)} "
           f"deals={args.games} seed={seed} A={names[0]} B={names[1]} iterations={args.iterations} "
           f"movetime={args.movetime} code={code_version()}", flush=True)
     done = {}
@@ -105,9 +106,9 @@ def run_duplicate_mode(args: argparse.Namespace, edition: Edition, options: dict
         if book is not None:
             book.append(config, pair)
         if not args.quiet:
+            margins = f"margins {'/'.join(f'{m:+d}' for m in pair.margins)} " if stats.scored else ""
             print(f"deal {pair.seed} A returns {'/'.join(f'{r:g}' for r in pair.returns)} "
-                  f"margins {'/'.join(f'{m:+d}' for m in pair.margins)} {pair.seconds:.1f}s | {stats.summary()}",
-                  flush=True)
+                  f"{margins}{pair.seconds:.1f}s | {stats.summary()}", flush=True)
 
     previous = signal.signal(signal.SIGTERM, raise_keyboard_interrupt)
     try:
@@ -214,7 +215,7 @@ def run(args: argparse.Namespace) -> int:
     if args.games < 1:
         raise CommandError("--games must be at least 1")
     seed = master_seed(args.seed)
-    print(f"selfplay {edition.name} {' '.join(f'{k}={v}' for k, v in edition.resolve_options(options).items())} "
+    print(f"selfplay {edition.name} {edition.options_text(edition.resolve_options(options))} "
           f"games={args.games} seed={seed} bots={','.join(names)}")
     totals = {name: [0, 0.0, 0] for name in dict.fromkeys(names)}  # games, points, score sum
     for game in range(args.games):
