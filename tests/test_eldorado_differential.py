@@ -25,7 +25,7 @@ from engine.eldorado import reference as ref
 
 PLAYERS = (2, 3, 4)
 ROUTES = c.ROUTE_NAMES
-GAMES = 12  # per route and number of players in the default run
+GAMES = 25  # per route and number of players in the default run (300 games)
 SLOW_GAMES = 2000
 VIEW_EVERY = 23  # every seat's view compared every this many steps
 POLICIES = ("uniform", "forward", "forward", "forward", "shopper")
