@@ -4,6 +4,7 @@ from __future__ import annotations
 import random
 
 import engine
+from engine.edition import Ref
 
 CARD_EDITIONS = ("classic", "partners", "expedition")
 
@@ -37,6 +38,54 @@ def edition_cases() -> list[EditionCase]:
         else:
             cases.extend(EditionCase(name, n) for n in ed.seats)
     return cases
+
+
+def played_in_rounds(edition: str) -> bool:
+    """Whether a match of the edition is a number of rounds chosen by its `rounds` option (the
+    card editions, `board`), rather than one long round (`eldorado`)."""
+    return any(spec.name == "rounds" for spec in engine.get_edition(edition).options)
+
+
+def short_options(edition: str, rounds: int = 1) -> dict[str, int]:
+    """The rule options of a short match: `rounds` rounds of an edition played in rounds, else the
+    record's `quick_options` (one long round, cut short: `eldorado`'s `max_rounds`).
+
+    >>> short_options("classic", 2), short_options("eldorado", 2) == dict(engine.get_edition("eldorado").quick_options)
+    ({'rounds': 2}, True)
+    """
+    if played_in_rounds(edition):
+        return {"rounds": rounds}
+    return dict(engine.get_edition(edition).quick_options)
+
+
+SEARCHED_ROUNDS = 4
+"""The round limit of an edition of one long round where every decision of a whole match is
+searched: a searcher's rollout runs to the end of the match, so its cost grows with the square of
+the match's length (an `eldorado` quick match of 20 rounds, searched with 60 iterations a decision,
+takes ~25 s; four rounds, under a second)."""
+
+
+def searched_options(edition: str) -> dict[str, int]:
+    """The rule options of a match whose every decision a test searches: one round of an edition
+    played in rounds; otherwise its quick match with a round limit of at most SEARCHED_ROUNDS (an
+    option `max_rounds` of the record's quick options).
+
+    >>> searched_options("classic"), searched_options("eldorado")
+    ({'rounds': 1}, {'max_rounds': 4})
+    """
+    options = short_options(edition)
+    if "max_rounds" in options:
+        options["max_rounds"] = min(options["max_rounds"], SEARCHED_ROUNDS)
+    return options
+
+
+def heuristic_scores(state: engine.State) -> dict[str, float]:
+    """The scores the heuristic of the state's edition (its record's `heuristic`) gives each legal
+    decision of the seat to move, by decision text: its module's `decision_scores`."""
+    ref = engine.get_edition(state.edition).heuristic
+    assert ref is not None, f"{state.edition} has no heuristic"
+    module = Ref(ref.target.partition(":")[0]).value
+    return dict(module.decision_scores(state))
 
 
 def new_game(edition: str, seed: int, **options) -> engine.State:

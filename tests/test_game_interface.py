@@ -9,7 +9,7 @@ import pytest
 
 import engine
 from engine.errors import IllegalDecisionError, NotationError
-from helpers import new_game, random_state
+from helpers import edition_cases, new_game, random_state, short_options
 
 
 def test_random_games_run_to_the_end(edition):
@@ -119,8 +119,9 @@ def test_perft_counts_sequences(edition):
 
 
 def test_fast_playout_plays_the_same_games_as_the_generic_loop(edition):
+    """Over a short match (two rounds where the edition has rounds: across a round's end)."""
     for seed in range(40):
-        fast = new_game(edition, seed, rounds=2)
+        fast = new_game(edition, seed, **short_options(edition, rounds=2))
         slow = fast.copy()
         assert fast.playout(seed) == slow.playout(seed, fast=False)
         assert fast == slow
@@ -154,12 +155,40 @@ def test_pictures_and_referee_records(edition):
         assert all(":" not in h or h.split(":", 1)[0] for h in state.history())
 
 
+COUNTED = [case for case in edition_cases() if engine.get_edition(case).rules.margin]
+"""Editions whose match lasts as long as its deals (the card editions, `board`): played for the
+scores' margin (`Rules.margin`) until the draw pile runs out, not a race."""
+RACES = [case for case in edition_cases() if not engine.get_edition(case).rules.margin]
+"""Races (`Rules.margin` 0: `eldorado`): a match ends when a seat wins it, which no count of
+cards tells in advance."""
+
+
+def test_turns_left_follows_only_what_the_seat_sees(edition):
+    """`turns_left` is what a bot shares its clock over and the protocol server watches it with,
+    both from the seat's view: it is the same from the view, from a resampled state and from the
+    full state; at least 1 for the seat whose turn is under way; 0 for every seat once over."""
+    for seed in range(12):
+        state = random_state(edition, seed, steps=seed * 19, **short_options(edition))
+        for seat in range(state.num_seats):
+            left = state.turns_left(seat)
+            assert engine.parse_view(state.view_text(seat)).state.turns_left(seat) == left
+            assert state.determinized(seat, seed).turns_left(seat) == left
+        if state.is_terminal():
+            assert [state.turns_left(seat) for seat in range(state.num_seats)] == [0] * state.num_seats
+        else:
+            assert state.turns_left(state.to_move) >= 1
+    with pytest.raises(ValueError):
+        state.turns_left(state.num_seats)
+
+
+@pytest.mark.parametrize("edition", COUNTED, ids=[case.id for case in COUNTED])
 def test_turns_left_is_exact_when_every_turn_draws_from_the_draw_pile(edition):
     """`turns_left` (what a clock is shared over) counts each seat's plays to the end of the match
     when every turn draws from the draw pile — exactly in a card edition's round, as an upper bound
     in `board`, whose expeditions may end early, and in later rounds, whose starter is not known
     yet — never grows then, and is 0 once the game is over.
-    (A draw from a discard pile, or a pass in `partners`, makes a round longer than it said.)"""
+    (A draw from a discard pile, or a pass in `partners`, makes a round longer than it said.)
+    A race's count is an estimate: test_turns_left_of_a_race_stays_within_its_round_limit."""
     for seed in range(6):
         rounds = 1 + seed % 2
         state = new_game(edition, seed, rounds=rounds)
@@ -184,6 +213,35 @@ def test_turns_left_is_exact_when_every_turn_draws_from_the_draw_pile(edition):
             assert plays == start
         else:  # who starts a later round is not known yet: its turns are counted up to the next seat's
             assert all(0 <= s - p <= 1 for p, s in zip(plays, start)), (plays, start)
+    with pytest.raises(ValueError):
+        state.turns_left(state.num_seats)
+
+
+@pytest.mark.parametrize("edition", RACES, ids=[case.id for case in RACES])
+def test_turns_left_of_a_race_stays_within_its_round_limit(edition):
+    """A race's `turns_left` is an estimate of when some seat wins (`eldorado`'s: the seat closest
+    to its goal at two hexes a turn; it grows when a piece steps away), capped by the round limit.
+    In a short match played at random, which no seat wins (it ends at the limit, every seat
+    sharing the result), it never says more turns than a seat really still had, counting the one
+    under way, and it is at least 1 for the seat to move and 0 for every seat once over."""
+    begins = engine.get_edition(edition).turn.begins
+    for seed in range(6):
+        state = new_game(edition, seed, **short_options(edition))
+        rng = random.Random(seed)
+        seats = range(state.num_seats)
+        said = []  # per position: what turns_left said per seat, the turns each seat had begun, the mover
+        begun = [0] * state.num_seats
+        while not state.is_terminal():
+            if begins(state):
+                begun[state.to_move] += 1
+            said.append(([state.turns_left(seat) for seat in seats], list(begun), state.to_move))
+            assert state.turns_left(state.to_move) >= 1
+            state.apply(rng.choice(state.legal()))
+        assert len(set(state.returns())) == 1, "a random short race ends at its round limit"
+        assert [state.turns_left(seat) for seat in seats] == [0] * state.num_seats
+        for left, then, mover in said:
+            still = [begun[seat] - then[seat] + (seat == mover) for seat in seats]
+            assert all(0 < l <= s or l == s == 0 for l, s in zip(left, still)), (left, still)
     with pytest.raises(ValueError):
         state.turns_left(state.num_seats)
 

@@ -13,7 +13,7 @@ from bots.cards.heuristic import check_params, decision_scores, default_params
 from arena.match import play_match
 from bots.random import RandomPolicy
 from bots.registry import make_policy
-from helpers import CARD_EDITIONS
+from helpers import CARD_EDITIONS, heuristic_scores, short_options
 
 # ----- helpers ------------------------------------------------------------------------------------
 
@@ -63,10 +63,11 @@ def best(state: engine.State, seed: int = 1) -> str:
 
 def states_along_games(edition: str, games: int, epsilon: float = 0.3, seed: int = 0):
     """Positions of epsilon-greedy games (random enough to reach odd corners, greedy enough to
-    reach the long, sensible positions)."""
+    reach the long, sensible positions), each a short match: two rounds where the edition has
+    rounds (across a round's end), else its quick match."""
     rng = random.Random(seed)
     for game in range(games):
-        state = engine.new_game(edition, seed=seed + game, rounds=2)
+        state = engine.new_game(edition, seed=seed + game, **short_options(edition, rounds=2))
         while not state.is_terminal():
             yield state
             state.apply(greedy_decision(state, rng) if rng.random() > epsilon else rng.choice(state.legal()))
@@ -170,7 +171,8 @@ def test_python_face_rejects_bad_input():
         greedy_decision(state, 1, epsilon=2.0)
     with pytest.raises(KeyError):
         check_params("classic", {"no_such_weight": 1})
-    assert set(EDITIONS) == set(CARD_EDITIONS) | {"board"}  # board: tests/test_board_greedy.py
+    # every heuristic is tested: board in tests/test_board_greedy.py, eldorado in tests/test_eldorado_greedy.py
+    assert set(EDITIONS) == set(CARD_EDITIONS) | {"board", "eldorado"}
     assert default_params("partners")["pass_mode"] == 0
 
 # ----- sensible choices in hand-built positions ---------------------------------------------------
@@ -283,14 +285,13 @@ def test_equals_are_even_and_playouts_end():
 @pytest.mark.parametrize("edition", list(EDITIONS))
 def test_decide_among_is_the_best_scored_of_the_allowed(edition):
     """`go searchmoves`: the greedy decision among some legal decisions is a best-scored one of
-    them (by the same scores as the whole list), and among all of them a best-scored one overall."""
-    from bots.board import heuristic as board_heuristic
+    them (by the same scores as the whole list), and among all of them a best-scored one overall.
+    The scores are those of the heuristic the edition's record names."""
     from bots.deciders import GreedyDecider
-    scores_of = board_heuristic.decision_scores if edition == "board" else decision_scores
     rng = random.Random(5)
     checked = 0
     for state in states_along_games(edition, games=3, seed=700):
-        scored = dict(scores_of(state))
+        scored = heuristic_scores(state)
         if len(scored) < 3:
             continue
         legal = state.legal()

@@ -6,11 +6,9 @@ import threading
 import time
 
 import pytest
-from helpers import edition_cases, new_game, random_state
+from helpers import edition_cases, heuristic_scores, new_game, random_state, searched_options
 
 import engine
-from bots.board import heuristic as board_heuristic
-from bots.cards import heuristic as lc_heuristic
 from bots.deciders import GreedyDecider
 from bots.ismcts import NODE_BYTES, Tree
 from bots.ismcts_policy import IsmctsPolicy
@@ -379,7 +377,8 @@ def test_every_setting_plays(rollout, reward, others, max_depth, score_weight):
 
 @pytest.mark.parametrize("edition", edition_cases(), ids=lambda e: e.id)
 def test_plays_a_whole_game_of_every_edition(edition):
-    state = new_game(edition, 2, rounds=1)
+    """A whole match, every decision searched: one round, or a race cut short (`searched_options`)."""
+    state = new_game(edition, 2, **searched_options(edition))
     bots = [IsmctsPolicy(seed=seat, Iterations=60) for seat in range(state.num_seats)]
     decisions = 0
     while not state.is_terminal() and decisions < 3000:
@@ -460,7 +459,7 @@ def test_searchmoves_restricts_the_root(edition, threads):
     rng = random.Random(3)
     checked = 0
     for seed in range(16):
-        state = random_state(edition, seed, 5 + seed % 3, rounds=1)
+        state = random_state(edition, seed, 5 + seed % 3, **searched_options(edition))
         view = state.view(state.to_move)
         legal = view.legal()
         if len(legal) < 4:
@@ -482,7 +481,7 @@ def test_searchmoves_restricts_the_root(edition, threads):
 
 def _tied(state, decision, allowed) -> bool:
     """Whether `decision` ties for the heuristic's best score among `allowed` (ties go either way)."""
-    scores = dict((board_heuristic if state.edition == "board" else lc_heuristic).decision_scores(state))
+    scores = heuristic_scores(state)
     best = max(scores[state.decision_to_text(d)] for d in allowed)
     return scores[state.decision_to_text(decision)] >= best - 1e-9
 
@@ -493,7 +492,7 @@ def test_a_search_too_small_to_choose_plays_the_heuristics_decision(edition):
     heuristic plays (a few visits a decision pick nearly at random); above, its own choice."""
     checked = 0
     for seed in range(12):
-        state = random_state(edition, seed, 5 + seed % 4, rounds=1)
+        state = random_state(edition, seed, 5 + seed % 4, **searched_options(edition))
         view = state.view(state.to_move)
         if len(view.legal()) < 5:
             continue

@@ -15,6 +15,7 @@ from protocol.limits import Limits
 from protocol.client import Engine
 from protocol.errors import EngineError, EngineTerminatedError, EngineTimeoutError, ProtocolError
 from protocol.local import PROJECT_ROOT, builtin_bot, child_env
+from helpers import short_options
 
 BOTS = Path(__file__).resolve().parent / "bot_scripts"
 
@@ -66,11 +67,12 @@ def test_options_are_checked() -> None:
 
 @pytest.mark.parametrize("edition", list(engine.EDITIONS))
 def test_play_whole_games_one_process_per_seat(edition: str) -> None:
-    state = engine.new_game(edition, seed=8, rounds=1)
+    options = short_options(edition)
+    state = engine.new_game(edition, seed=8, **options)
     bots = [start(builtin_bot("random", seed=seat)) for seat in range(state.num_seats)]
     try:
         for seat, bot in enumerate(bots):
-            bot.new_game(edition, {"rounds": 1}, state.num_seats, seat)
+            bot.new_game(edition, options, state.num_seats, seat)
         while not state.is_terminal():
             result = bots[state.to_move].play(state.view_text(state.to_move), Limits(movetime_ms=20), timeout=5)
             assert result.decision in state.legal_text() and result.elapsed_ms < 1000

@@ -7,8 +7,9 @@
    has not seen (audited by the edition's seat auditor against the reference model).
 
 The first runs for every edition and number of players; the reference-model checks and the
-audit of 2. run for the editions that have a reference model (the card editions and `board`,
-which the auditor reads with its own notion of what a seat sees: `BoardSeatAudit`).
+audit of 2. run for the editions that have a reference model (all of them: the card editions;
+`board` and `eldorado`, whose auditors read their own notions of what a seat sees:
+`BoardSeatAudit`, `EldoradoSeatAudit`).
 """
 from __future__ import annotations
 
@@ -27,16 +28,17 @@ from engine.board.audit import BoardSeatAudit
 from protocol.client import Engine
 from protocol.integrity import seat_audit
 from protocol.local import builtin_bot, child_env
+from helpers import played_in_rounds, short_options
 
 EDITIONS = list(engine.EDITIONS)
 CASES = [(e, n) for e in EDITIONS for n in engine.get_edition(e).seats]
 """Every edition with every number of players it is played with."""
 REFERENCE = [e for e in EDITIONS if e in reference.models()]
-"""Editions with an independent reference model (the card editions and `board`)."""
+"""Editions with an independent reference model (the card editions, `board`, `eldorado`)."""
 AUDITED = [(e, n) for e, n in CASES if e in REFERENCE]
 """Editions and numbers of players the auditor follows: it follows the game in the reference
 model (engine/cards/audit.py: `SeatAudit` for the card editions, engine/board/audit.py: `BoardSeatAudit`
-for `board`)."""
+for `board`, engine/eldorado/audit.py: `EldoradoSeatAudit` for `eldorado`)."""
 
 
 def without_history(view: str) -> str:
@@ -46,9 +48,25 @@ def without_history(view: str) -> str:
     return head
 
 
+def game_options(edition: str, rounds: int, rng: random.Random) -> dict[str, int]:
+    """`rounds` rounds of an edition played in rounds, else one long round at its defaults; every
+    option of a few values (a map, a variant: `board`'s updown, `eldorado`'s route and caves, whose
+    cave piles hide their tokens) drawn from `rng`."""
+    options = {spec.name: rng.randint(spec.low, spec.high)
+               for spec in engine.get_edition(edition).options if spec.high - spec.low < 4}
+    if played_in_rounds(edition):
+        options["rounds"] = rounds
+    return options
+
+
+def placed(text: str) -> str:
+    """A full position without its generator (every resample draws a new one): where the cards are."""
+    return " ".join(token for token in text.split() if not token.startswith("rng="))
+
+
 def random_state(edition: str, seed: int, steps: int, rounds: int, players: int | None = None) -> engine.State:
     rng = random.Random(seed)
-    state = engine.new_game(edition, seed=seed, players=players, rounds=rounds)
+    state = engine.new_game(edition, seed=seed, players=players, **game_options(edition, rounds, rng))
     for _ in range(steps):
         if state.is_terminal():
             break
@@ -92,10 +110,10 @@ def test_resampling_really_moves_hidden_cards(edition: str, players: int) -> Non
     """The two properties above would hold trivially if resampling changed nothing."""
     state = random_state(edition, 5, 30, 1, players)
     seat = state.to_move
-    assert len({state.determinized(seat, k).to_text() for k in range(20)}) > 15
+    assert len({placed(state.determinized(seat, k).to_text()) for k in range(20)}) > 15
     if edition in REFERENCE:
         model = reference.from_text(state.to_text())
-        assert len({model.resample(seat, random.Random(k)).to_text() for k in range(20)}) > 15
+        assert len({placed(model.resample(seat, random.Random(k)).to_text()) for k in range(20)}) > 15
 
 
 def hidden_hand_view(state: engine.State, seat: int) -> str:
@@ -153,10 +171,30 @@ def board_leaks(state: engine.State, model: board_reference.Game, audit: BoardSe
     return {"position " + line: reason for line, reason in leaks.items()}
 
 
+def eldorado_leaks(state: engine.State, model, view: str) -> dict[str, str]:
+    """Leaks only an `eldorado` view can have (every draw pile's order, another seat's hand apart
+    from its draw pile, the cave piles' tokens, the box, the generator, another seat's draws in
+    the history): lines for the seat of `view`, each with the reason the auditor must give."""
+    seat = int(dict(tok.split("=", 1) for tok in view.split()[1:])["seat"])
+    full = dict(tok.split("=", 1) for tok in state.to_text().split()[1:] if "=" in tok)
+    victim = (seat + 1) % state.num_seats
+    unseen = view.split(" unseen=")[1].split()[0].split("/")
+    unseen[victim] = full["hands"].split("/")[victim]  # its hand alone, not with its draw pile
+    leaks = {
+        view.replace(" history=", f" rng={full['rng']} history="): "rng",
+        with_field(view, "draws", full["draws"]): "draws",
+        with_field(view, "unseen", "/".join(unseen)): "unseen",
+        with_field(view, "cavepiles", full["cavepiles"]): "cavepiles",
+        view.replace(" flags=", f" box={full['box']} flags="): "box",
+        with_field(view, "history", model.history_text()): "draw",  # the referee's record: every seat's draws
+    }
+    return {"position " + line: reason for line, reason in leaks.items() if line != view}
+
+
 @pytest.mark.parametrize("edition, players", AUDITED)
 def test_the_auditor_catches_leaks(edition: str, players: int) -> None:
     rng = random.Random(9)
-    state = engine.new_game(edition, seed=9, rounds=2, players=players)
+    state = engine.new_game(edition, seed=9, players=players, **short_options(edition, rounds=2))
     model = reference.from_text(state.to_text())
     audits = [seat_audit(model, s) for s in range(state.num_seats)]  # from the deal on
     for _ in range(25):
@@ -169,23 +207,31 @@ def test_the_auditor_catches_leaks(edition: str, players: int) -> None:
     audit = audits[seat]
     audit.check("position " + state.view_text(seat))
     view = state.view_text(seat)
-    # a card never seen: named in the history, in a column
-    full = board_reference.FULL if edition == "board" else audit.ed.full
-    hidden = next(c for c in sorted(full) if audit.bound.get(c, 0) == 0)
-    leaks = {
+    # a card the seat cannot see: the first of the next seat's hand
+    secret = state.to_text().split(" hands=")[1].split()[0].split("/")[(seat + 1) % state.num_seats][:2]
+    leaks = {  # every auditor: the reason names what is wrong (the offending field)
         "position full " + state.to_text(): "full position",
         "position " + state.view_text((seat + 1) % state.num_seats): "a view for seat",
-        "position " + hidden_hand_view(state, seat): "hands shows",
-        "position " + view.replace(" deck=", " deck=" + state.to_text().split("deck=")[1][:2], 1): "deck=",
-        "position " + view + " secret=1": "unexpected view field",
-        "go movetime 5 " + state.to_text().split("deck=")[1][:2]: "a card in",
-        "position " + view.replace(" history=", f" history=-{hidden},", 1): "has not seen",
+        "position " + hidden_hand_view(state, seat): "hands",
+        "position " + view + " secret=1": "secret",
+        "go movetime 5 " + secret: "a card in",
         # a second copy of a field, holding the secret, before the honest one
         "position " + view.replace(" hands=", " " + hidden_hand_view(state, seat).split(" hands=")[1].split()[0]
                                    .join(["hands=", " hands="]), 1): "given twice",
     }
+    if " deck=" in view:  # a draw pile written as its size (the card editions, board): its cards, a card never seen
+        full = board_reference.FULL if edition == "board" else audit.ed.full
+        hidden = next(c for c in sorted(full) if audit.bound.get(c, 0) == 0)
+        leaks.update({
+            "position " + view.replace(" deck=", " deck=" + state.to_text().split("deck=")[1][:2], 1): "deck=",
+            "position " + view + " secret=1": "unexpected view field",
+            "go movetime 5 " + state.to_text().split("deck=")[1][:2]: "a card in",
+            "position " + view.replace(" history=", f" history=-{hidden},", 1): "has not seen",
+        })
     if edition == "board":
         leaks.update(board_leaks(state, model, audit, hidden))
+    if edition == "eldorado":
+        leaks.update(eldorado_leaks(state, model, view))
     for line, reason in leaks.items():
         with pytest.raises(InformationLeak, match=reason):
             audit.check(line)
@@ -216,11 +262,11 @@ def test_board_audit_started_mid_expedition_accepts_honest_views(players: int) -
 
 @pytest.mark.parametrize("edition, players", AUDITED)
 def test_whole_game_protocol_logs_reveal_only_seen_cards(edition: str, players: int) -> None:
-    """Two rounds through the protocol, one random bot per seat; every line each bot was sent
-    is audited against what its seat had seen at the time."""
-    state = engine.new_game(edition, seed=77, rounds=2, players=players)
+    """Two rounds (a race: its quick match) through the protocol, one random bot per seat; every
+    line each bot was sent is audited against what its seat had seen at the time."""
+    options = engine.get_edition(edition).resolve_options(short_options(edition, rounds=2))
+    state = engine.new_game(edition, seed=77, players=players, **options)
     model = reference.from_text(state.to_text())
-    options = engine.get_edition(edition).resolve_options({"rounds": 2})
     logs: list[list[tuple[str, str]]] = [[] for _ in range(state.num_seats)]
     bots = [Engine.start(builtin_bot("random", seed=s), env=child_env(), transcript=logs[s])
             for s in range(state.num_seats)]
@@ -256,5 +302,6 @@ def test_whole_game_protocol_logs_reveal_only_seen_cards(edition: str, players: 
     finally:
         for bot in bots:
             bot.quit()
-    assert len(rounds_seen) == 2
+    if played_in_rounds(edition):  # the audit went on across a new deal (a race has one long round, no new deal)
+        assert len(rounds_seen) == 2
     assert all(audit.checked > 50 for audit in audits)

@@ -15,7 +15,7 @@ from bots.random import RandomPolicy
 from bots.registry import POLICIES, make_policy
 from protocol.local import PROJECT_ROOT, builtin_bot, child_env, expeditions_argv
 from protocol.server import COMMANDS, Server
-from helpers import random_state
+from helpers import random_state, short_options
 
 
 class Recorder:
@@ -132,9 +132,10 @@ def test_a_game_position_by_position(edition: str, out: Recorder) -> None:
     p = RandomPolicy(5)
     p.instant = True
     s = serve(p, out)
-    state = engine.new_game(edition, seed=11, rounds=2)
+    options = short_options(edition, rounds=2)
+    state = engine.new_game(edition, seed=11, **options)
     for seat in range(state.num_seats):
-        s.handle(f"newgame {edition} rounds=2 players {state.num_seats} seat {seat}")
+        s.handle(f"newgame {edition} {engine.get_edition(edition).options_text(options)} players {state.num_seats} seat {seat}")
     decisions = 0
     while not state.is_terminal():
         s.handle("position " + state.view_text(state.to_move))
@@ -175,13 +176,15 @@ def test_bad_input_one_error_line_state_unchanged(edition: str, out: Recorder) -
     s.handle("position " + view)
     s.handle("d")
     before = out.take()
+    option = engine.get_edition(edition).options[0]
     bad = [
         "frobnicate", "go movetime", "go movetime x", "go sideways", "go clocks 1/2/3/4/5",
         f"go clocks {'/'.join(['100'] * (state.num_seats + 1))}",
-        "position", "position classic", "position " + view.replace("deck=", "deck=y", 1),
+        "position", "position classic", "position " + view.replace(" turn=", " turn=y", 1),
         "position " + view.replace("seat=", "seat=9", 1), "position full " + view,
         "position full classic rounds=3", "newgame", "newgame chess players 2 seat 0",
         f"newgame {edition} players 7 seat 0", f"newgame {edition} max_turns=0 players {state.num_seats} seat 0",
+        f"newgame {edition} {option.name}={option.high + 1} players {state.num_seats} seat 0",  # out of range
         f"newgame {edition} colour=blue players {state.num_seats} seat 0",
         "setoption name Seed value -1", "perft", "perft 2", "perft x", "gameover", "gameover scores a/b",
         "\x00\x01",

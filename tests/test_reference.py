@@ -662,8 +662,10 @@ def test_from_text_dispatch():
     for mod in MODULES:
         text = mod.Game.new(5).to_text()
         assert type(ref.from_text(text)) is mod.Game
+    for name, game in ref.models().items():  # every edition with a model, through its record
+        assert type(ref.from_text(ref.new(name, 5).to_text())) is game
     with pytest.raises(ValueError, match="edition"):
-        ref.from_text("eldorado rounds=3")  # no reference model (board has one: test_board_reference.py)
+        ref.from_text("atlantis rounds=3")  # no such edition (board and eldorado have their models' own tests)
     with pytest.raises(ValueError):
         ref.from_text("")
     # a classic position read as partners fails on the first differing field

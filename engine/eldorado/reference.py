@@ -76,6 +76,7 @@ Readings of the spec taken here (docs/eldorado.md leaves them open or seems to c
 from __future__ import annotations
 
 import json
+import random
 import re
 from collections import Counter
 from collections.abc import Iterable
@@ -1238,6 +1239,48 @@ class Game:
             "cavepool=" + tokens_text(pool),
             *self._turn_fields(),
             "history=" + self.history_text(seat)])
+
+    # ------------------------------------------------------------------ determinization
+    def resample(self, seat: int, rnd: random.Random) -> "Game":
+        """A full state drawn uniformly from those consistent with what ``seat`` knows
+        (docs/eldorado.md "Views": determinizing deals the same unseen cards into the same places).
+
+        The seat's own draw pile is shuffled; every other seat's hand and draw pile are dealt
+        again from those cards together (the hand keeps its size); the tokens of the cave piles
+        and the box are dealt again into the piles (each keeps its size), the rest into the box;
+        everything public stays; the generator is redrawn and the history starts empty (as in the
+        other editions' models).
+
+        >>> import random
+        >>> g = Game.new(5, players=3, caves=1)
+        >>> h = g.resample(1, random.Random(0))
+        >>> h.view_text(1) == g.view_text(1), h.to_text() == g.to_text()
+        (True, False)
+        """
+        self._check_seat(seat)
+        g = self.copy()
+        g._history = []
+        g.revealed = ()
+        for s in range(self.players):
+            if s == seat:
+                pile = list(self.draws[s])
+                rnd.shuffle(pile)
+                g.draws[s] = pile
+                continue
+            cards = list(self.hands[s].elements()) + list(self.draws[s])
+            rnd.shuffle(cards)
+            in_hand = size(self.hands[s])
+            g.hands[s] = Counter(cards[:in_hand])
+            g.draws[s] = cards[in_hand:]
+        tokens = list(self.box.elements()) + [token for pile in self.cave_piles for token in pile]
+        rnd.shuffle(tokens)
+        pos = 0
+        for k, pile in enumerate(self.cave_piles):
+            g.cave_piles[k] = tokens[pos:pos + len(pile)]
+            pos += len(pile)
+        g.box = Counter(tokens[pos:])
+        g.rng = rnd.getrandbits(64)
+        return g
 
     # ------------------------------------------------------------------ parsing
     @staticmethod
