@@ -83,7 +83,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine.reference.base import NotationError, SplitMix64, parse_int, shuffle, size, split, take
+from engine.reference.base import NotationError, SplitMix64, parse_int, read_position, shuffle, size, split, take
 
 __all__ = ["Game", "NotationError", "DATA", "ROUTES", "ROUTE_NAMES", "Route", "CARDS", "TOKENS",
            "N_DECISIONS", "E"]
@@ -1285,44 +1285,9 @@ class Game:
     # ------------------------------------------------------------------ parsing
     @staticmethod
     def _read(text: str, fields: tuple[str, ...]) -> tuple[dict[str, int], dict[str, str]]:
-        """The options (each at most once, in table order) and every field, in their order."""
-        if not isinstance(text, str):
-            raise NotationError(f"position: expected a string, got {type(text).__name__}")
-        tokens = text.split()
-        if not tokens:
-            raise NotationError("position: empty text")
-        if tokens[0] != "eldorado":
-            raise NotationError(f"edition: expected 'eldorado', got {tokens[0]!r}")
-        names = [o[0] for o in OPTIONS]
-        options: dict[str, int] = {}
-        i, next_option = 1, 0
-        while i < len(tokens) and tokens[i].partition("=")[0] in names:
-            name, _, value = tokens[i].partition("=")
-            index = names.index(name)
-            if index < next_option:
-                raise NotationError(f"option {name}: repeated or out of order (order: {' '.join(names)})")
-            _, _, lo, hi = OPTIONS[index]
-            if name == "route" and value in ROUTE_NAMES:
-                options[name] = ROUTE_NAMES.index(value)
-            elif name == "route" and not re.fullmatch(r"[0-9]+", value):
-                raise NotationError(f"option route: expected one of {', '.join(ROUTE_NAMES)}, got {value!r}")
-            else:
-                options[name] = parse_int(value, f"option {name}", lo, hi)
-            next_option = index + 1
-            i += 1
-        values: dict[str, str] = {}
-        rest = tokens[i:]
-        for k, name in enumerate(fields):
-            if k >= len(rest):
-                raise NotationError(f"position: missing field {name}=")
-            got, eq, value = rest[k].partition("=")
-            if not eq or got != name:
-                if got == "seat" and "seat" not in fields:
-                    raise NotationError("seat=: this is a view, not a position")
-                raise NotationError(f"position: expected field {name}= at token {rest[k]!r}")
-            values[name] = value
-        if len(rest) > len(fields):
-            raise NotationError(f"position: unexpected token {rest[len(fields)]!r} after {fields[-1]}=")
+        """The options (each at most once, in table order, the route by name or number, missing
+        ones at their defaults) and every field, in their order."""
+        options, values = read_position(text, "eldorado", OPTIONS, fields, {"route": ROUTE_NAMES})
         for name, default, _, _ in OPTIONS:
             options.setdefault(name, default)
         return options, values
@@ -1347,7 +1312,6 @@ class Game:
 
     def _parse_fields(self, v: dict[str, str]) -> None:
         n = self.players = parse_int(v["players"], "players", PLAYERS[0], PLAYERS[-1])
-        route = self.route
         limit = n * self.options["max_rounds"]
         self.turn = parse_int(v["turn"], "turn", 0, limit)
         if v["phase"] not in (PLAY, DISCARD, OVER):
@@ -1613,7 +1577,7 @@ class Game:
         for k, c in enumerate(counts):
             m = parse_int(c, f"cavepiles (cave {k})", 0, len(ALL_TOKENS))
             if m > len(pool_tokens):
-                raise NotationError(f"cavepool: fewer tokens than the caves hold")
+                raise NotationError("cavepool: fewer tokens than the caves hold")
             piles.append("".join(pool_tokens[:m]) or "-")
             pool_tokens = pool_tokens[m:]
         history = [] if v["history"] == "-" else v["history"].split(",")

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Container, Sequence
+from collections.abc import Container, Mapping, Sequence
 
 MASK64 = (1 << 64) - 1
 
@@ -157,10 +157,11 @@ def check_options(edition: str, table: OptionTable, options: dict, note: str = "
     return result
 
 
-def read_position(text: str, edition: str, table: OptionTable,
-                  fields: Sequence[str]) -> tuple[dict[str, int], dict[str, str]]:
+def read_position(text: str, edition: str, table: OptionTable, fields: Sequence[str],
+                  choices: Mapping[str, Sequence[str]] | None = None) -> tuple[dict[str, int], dict[str, str]]:
     """The options given (in table order, each at most once) and the value of every field of a
     full position's text, the fields in their fixed order; NotationError names what is wrong.
+    An option in `choices` may be written by name (its value is the name's index).
 
     >>> read_position("classic rounds=1 round=1/1", "classic", [("rounds", 3, 1, 99)], ["round"])
     ({'rounds': 1}, {'round': '1/1'})
@@ -181,7 +182,13 @@ def read_position(text: str, edition: str, table: OptionTable,
         if index < next_option:
             raise NotationError(f"option {name}: repeated or out of order (order: {' '.join(names)})")
         _, _, lo, hi = table[index]
-        options[name] = parse_int(value, f"option {name}", lo, hi)
+        named = (choices or {}).get(name, ())
+        if value in named:
+            options[name] = list(named).index(value)
+        elif named and not value.isdigit():
+            raise NotationError(f"option {name}: expected one of {', '.join(named)}, got {value!r}")
+        else:
+            options[name] = parse_int(value, f"option {name}", lo, hi)
         next_option = index + 1
         i += 1
     values: dict[str, str] = {}
@@ -190,7 +197,7 @@ def read_position(text: str, edition: str, table: OptionTable,
         if k >= len(rest):
             raise NotationError(f"position: missing field {name}=")
         got, eq, value = rest[k].partition("=")
-        if got == "seat":
+        if got == "seat" and "seat" not in fields:
             raise NotationError("seat=: this is a view, not a position")
         if got in names:
             raise NotationError(f"option {got}: repeated or out of order (order: {' '.join(names)})")
