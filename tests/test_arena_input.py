@@ -235,3 +235,10 @@ def test_a_built_in_bot_takes_options_and_a_name(tmp_path, capsys):
                  "-o", "rounds=1", "--movetime", "50", "--db", str(db), "-q"]) == 0
     out = capsys.readouterr().out
     assert "noisy=[" in out and "finished; 2 of 2 games" in out
+
+
+def test_more_seats_than_bots_is_one_error_line(tmp_path, capsys) -> None:
+    """A round robin seats every bot once a game: 4 players need 4 bots (an error, not a traceback)."""
+    line = fails(capsys, ["arena", "-e", "eldorado", "--players", "4", "--bot", "random", "--bot", "random",
+                          "--deals", "1", "--db", str(tmp_path / "t.db")])
+    assert "round robin with 4 sides needs at least 4 bots, got 2" in line

@@ -217,7 +217,10 @@ def _play(args: argparse.Namespace, config: TournamentConfig, runner: Runner, st
         print(f"arena: resuming tournament {tid} ({status}) in {args.db}", file=sys.stderr)
     else:
         store = open_store(args.db, create=True)
-        tournament = Tournament(config, store)
+        try:
+            tournament = Tournament(config, store)
+        except ValueError as err:  # a schedule the bots cannot fill (e.g. more seats than bots)
+            raise CommandError(str(err)) from None
     c = tournament.config
     print(f"arena: tournament {tournament.id} {c.edition} {engine.get_edition(c.edition).options_text(c.options)} "
           f"players={len(tournament.sides)} {c.format} deals={c.deals}{' (start positions)' if c.positions else ''} "
