@@ -10,12 +10,14 @@ blockades, routes of at most 6 tiles) and the meaning of the decision ids.
 A turn is atomic decisions (move, step, pay, coins, buy, transmit, action, remove, replace,
 discard, end). The legal decisions are built as a set of 509 bits (the decision ids), each kind a
 small mask shifted to its first id: `ed_legal` lists the bits, `ed_random_decision` and the
-playout count them and select the r-th (the same decision as legal()[below(len)]). Moves come
-from per-hex tables built at import (`HEX_MOVES`: per symbol and power, the 6-bit mask of
-directions to hexes a source may enter); at each call the directions other pieces occupy are taken
-off (bytewise compares against the packed neighbour numbers) and the blockades on the piece's
-borders added, so a card's moves for both pieces are two table lookups. Cards and tokens held are
-bitmasks read from the count arrays a word at a time.
+playout count them and select the r-th (the same decision as legal()[below(len)]); in the discard
+phase the playout draws straight from the hand (the cards from the last discarded, then the end)
+and applies the choice without the set. Moves come from per-hex tables built at import
+(`HEX_MOVES`: per symbol and power, the 6-bit mask of directions to hexes a source may enter); at
+each call the directions other pieces occupy are taken off (bytewise compares against the packed
+neighbour numbers) and the blockades on the piece's borders added, so a card's moves for both
+pieces are two table lookups. Cards and tokens held are bitmasks read from the count arrays a word
+at a time.
 
 `_plain_legal_ids` lists the moves the plain way (direction by direction, source by source) for
 the tests to check the tables against; `_TestState`, `_new`, `_struct`, `_load`, `_bytes` and
@@ -549,6 +551,13 @@ cdef void _build_kinds():
 _build_kinds()
 
 
+cdef inline void _discard(EdState* s, EdSeat* q, int t) noexcept nogil:
+    q.hand[t] -= 1
+    q.discard[t] += 1
+    s.phase = PH_DISCARD
+    s.last = t
+
+
 cdef void _apply(EdState* s, int d, int* out, int* nout) noexcept nogil:
     """Applies legal decision d; the cards it draws are appended to out (unless NULL)."""
     cdef EdSeat* q = &s.seat[s.to_move]
@@ -563,10 +572,7 @@ cdef void _apply(EdState* s, int d, int* out, int* nout) noexcept nogil:
     elif kind == K_END:
         _end_turn(s, out, nout)
     elif kind == K_DISCARD:
-        q.hand[t] -= 1
-        q.discard[t] += 1
-        s.phase = PH_DISCARD
-        s.last = t
+        _discard(s, q, t)
     elif kind == K_COIN:
         if t < ED_TYPES:
             if CARD_SYMBOL[t] == T_COIN or CARD_SYMBOL[t] == SYM_JOKER or (
@@ -1139,9 +1145,24 @@ cdef int ed_playout(void* sp, Rng* rng) noexcept nogil:
     cdef EdState* s = <EdState*>sp
     cdef uint64_t w[SET_WORDS]
     cdef int n = 0, none = 0
+    cdef EdSeat* q
+    cdef uint32_t hand
+    cdef int c, r
     while s.phase != PH_OVER:
-        _legal_set(s, w)
-        _apply(s, _pick(w, rng), NULL, &none)
+        if s.phase == PH_DISCARD:
+            # the legal decisions are the cards >= the last discarded, then the end; nothing moves and
+            # no removal is open, so they apply directly
+            q = &s.seat[s.to_move]
+            hand = _types_mask(q.hand) & (<uint32_t>0xFFFFFFFF << s.last)
+            c = exp_popcount(hand)
+            r = rng_below(rng, c + 1)
+            if r < c:
+                _discard(s, q, exp_select(hand, r))
+            else:
+                _end_turn(s, NULL, &none)
+        else:
+            _legal_set(s, w)
+            _apply(s, _pick(w, rng), NULL, &none)
         n += 1
     return n
 
