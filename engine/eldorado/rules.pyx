@@ -1254,8 +1254,9 @@ cdef int ed_to_move(const void* sp) noexcept nogil:
 
 
 cdef int ed_round_index(const void* sp) noexcept nogil:
-    cdef const EdState* s = <const EdState*>sp
-    return s.turn // s.players
+    # The game is one long round (GameOps.rounds 1): its record is one history, and a searcher
+    # keeps its tree across turns. The rounds of the rules (turn // players) are the field `turn`.
+    return 0
 
 
 cdef int ed_rounds(const void* sp) noexcept nogil:
