@@ -1233,8 +1233,9 @@ cdef int ed_to_move(const void* sp) noexcept nogil:
 
 
 cdef int ed_round_index(const void* sp) noexcept nogil:
-    cdef const EdState* s = <const EdState*>sp
-    return s.turn // s.players
+    # One round (`rounds` 1): the race is one round however many turns it takes, so a tree kept
+    # from turn to turn (reuse keyed on the round) follows it.
+    return 0
 
 
 cdef int ed_rounds(const void* sp) noexcept nogil:
