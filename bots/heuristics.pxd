@@ -9,9 +9,14 @@ ctypedef int (*BotDecisionFn)(const void* s, Rng* rng, double epsilon) noexcept 
 # The heuristic's score of each of the n legal decisions of the seat to move (higher is better).
 ctypedef void (*BotScoreFn)(const void* s, const int* legal, int n, double* scores) noexcept nogil
 
+# The heuristic's estimate of a position that is not over: per seat (num_seats values) its chance of
+# winning the match from here, each in 0..1, summing to 1 (a race's cut-off rollouts end here).
+ctypedef void (*BotEvaluateFn)(const void* s, double* out) noexcept nogil
+
 ctypedef struct BotOps:
     BotDecisionFn decision
     BotScoreFn score          # or NULL
+    BotEvaluateFn evaluate    # or NULL (new_heuristic leaves it NULL; a family sets it on its object)
 
 
 # Owns one edition family's BotOps table.

@@ -21,7 +21,7 @@ True
 import random as _random
 
 import engine
-from engine._core cimport GameOps, Rng, State, play_matches
+from engine._core cimport GameOps, Rng, State, play_matches, MAX_SEATS
 
 EDITIONS = tuple(name for name, edition in engine.EDITIONS.items() if edition.heuristic is not None)
 """The editions that have a heuristic."""
@@ -47,6 +47,23 @@ cdef class Heuristic:
             raise ValueError(f"epsilon must be in 0..1, got {epsilon}")
         return self.ops.decision(state.ptr, &r, epsilon)
 
+    @property
+    def evaluates(self) -> bool:
+        """Whether the heuristic estimates positions (`evaluate`), so searches may cut rollouts short."""
+        return self.ops.evaluate != NULL
+
+    def evaluate(self, State state) -> list:
+        """Per seat, the heuristic's chance of winning from `state` (a position not over); ValueError
+        when the heuristic has no evaluation."""
+        cdef double out[MAX_SEATS]
+        cdef int n = state.ops.num_seats(state.ptr)
+        if self.ops.evaluate == NULL:
+            raise ValueError(f"{self.name}: no evaluation")
+        if state.is_terminal():
+            raise ValueError("the match is over")
+        self.ops.evaluate(state.ptr, out)
+        return [out[i] for i in range(n)]
+
     def playouts(self, State template, long games, seed, double epsilon=0.0) -> int:
         """Plays `games` matches with the heuristic in every seat, in compiled code without the GIL.
 
@@ -65,6 +82,7 @@ cdef Heuristic new_heuristic(str name, BotDecisionFn decision, BotScoreFn score)
     h.name = name
     h.ops.decision = decision
     h.ops.score = score
+    h.ops.evaluate = NULL
     return h
 
 

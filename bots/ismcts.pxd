@@ -48,6 +48,9 @@ ctypedef struct SearchParams:
     int others            # OTHERS_*: how the other seats decide inside the tree
     int max_depth         # nodes below the root on a path before rollouts take over; 0 unlimited
     int root_candidates   # > 0: only the heuristic's best this many root decisions are searched
+    int cutoff            # > 0: match rewards end a rollout after this many decisions, scored by the
+                          # heuristic's evaluation (where it has one)
+    double haste          # match rewards: the result's distance from a draw shrinks by exp(-haste) a decision
 
 
 cdef class Tree:
@@ -81,6 +84,8 @@ cdef class Tree:
     cdef int horizon_round    # the round whose end is terminal, or -1 (REWARD_MATCH)
     cdef int rounds_after     # rounds the match has after the root's round
     cdef int fast_rollout     # the edition's inlined playout reaches the horizon
+    cdef int cut              # rollout decisions before the heuristic's evaluation scores them; 0: none
+    cdef int plies            # decisions made from the root in the current iteration
     cdef int nseats
     cdef int nteams
     cdef int team[MAX_SEATS]

@@ -150,6 +150,10 @@ cdef class Tree:
         self.p.others = OTHERS_TREE
         self.p.max_depth = 0
         self.p.root_candidates = 0
+        self.p.cutoff = 0
+        self.p.haste = 0.0
+        self.cut = 0
+        self.plies = 0
         self.nskip = 0
 
     def __dealloc__(self):
@@ -164,7 +168,8 @@ cdef class Tree:
     def configure(self, *, double exploration=0.7, str rollout="random", double epsilon=0.1,
                   str reward="auto", double scale=40.0, double residual=0.25,
                   double score_weight=0.0, double score_scale=40.0,
-                  str others="tree", int max_depth=0, int root_candidates=0) -> None:
+                  str others="tree", int max_depth=0, int root_candidates=0, int cutoff=0,
+                  double haste=0.0) -> None:
         """Sets the search parameters (see bots/ismcts_policy.py for their options)."""
         if others not in OTHERS:
             raise ValueError(f"others: expected one of {', '.join(OTHERS)}, got {others!r}")
@@ -173,9 +178,11 @@ cdef class Tree:
         if reward not in REWARDS:
             raise ValueError(f"reward: expected one of {', '.join(REWARDS)}, got {reward!r}")
         if exploration < 0 or not 0.0 <= epsilon <= 1.0 or scale <= 0 or residual < 0 or max_depth < 0 \
-                or root_candidates < 0 or not 0.0 <= score_weight <= 1.0 or score_scale <= 0:
+                or root_candidates < 0 or not 0.0 <= score_weight <= 1.0 or score_scale <= 0 \
+                or cutoff < 0 or haste < 0:
             raise ValueError("exploration >= 0, epsilon in 0..1, scale > 0, residual >= 0, max_depth >= 0, "
-                             "root_candidates >= 0, score_weight in 0..1, score_scale > 0")
+                             "root_candidates >= 0, score_weight in 0..1, score_scale > 0, cutoff >= 0, "
+                             "haste >= 0")
         self.p.exploration = exploration
         self.p.rollout = ROLLOUTS[rollout]
         self.p.epsilon = epsilon
@@ -187,6 +194,8 @@ cdef class Tree:
         self.p.others = OTHERS[others]
         self.p.max_depth = max_depth
         self.p.root_candidates = root_candidates
+        self.p.cutoff = cutoff
+        self.p.haste = haste
 
     cdef int _reserve(self, const GameOps* ops) except -1:
         if ops == self.ops:
@@ -263,7 +272,11 @@ cdef class Tree:
         self.reward = self.p.reward if ops.margin else REWARD_MATCH
         self.score_weight = self.p.score_weight if ops.margin else 0.0
         self.horizon_round = -1 if self.reward == REWARD_MATCH else ops.round_index(state.ptr)
-        self.fast_rollout = (self.p.rollout == ROLLOUT_RANDOM or self.bot == NULL) \
+        # Rollouts cut short and scored by the heuristic's evaluation: match rewards only (a margin
+        # reward scores the horizon it reaches anyway).
+        self.cut = self.p.cutoff if (self.reward == REWARD_MATCH and self.bot != NULL
+                                     and self.bot.evaluate != NULL) else 0
+        self.fast_rollout = (self.p.rollout == ROLLOUT_RANDOM or self.bot == NULL) and self.cut == 0 \
             and ops.playout != NULL and (self.horizon_round < 0 or rounds_after == 0)
         if self.reward == REWARD_MARGIN:
             self.inv_scale = 1.0 / self.p.scale
@@ -426,6 +439,7 @@ cdef class Tree:
         cdef double score, best_score, C = self.p.exploration
         cdef bint model = self.p.others == OTHERS_HEURISTIC and self.bot != NULL
         self._sample_world(s)
+        self.plies = 0
         path[0] = 0
         while True:
             mover = ops.to_move(s)
@@ -435,6 +449,7 @@ cdef class Tree:
                 # The other seats are modelled by the heuristic: their decisions take no node, and
                 # the seat's next node gathers whatever they did (like a chance event).
                 ops.apply(s, self.bot.decision(s, &self.play_rng, self.p.epsilon))
+                self.plies += 1
                 continue
             if depth >= MAX_DEPTH or (self.p.max_depth > 0 and depth > self.p.max_depth):
                 self._rollout(s)
@@ -484,6 +499,7 @@ cdef class Tree:
                 self.count += 1
                 link_child(nodes, c, node, d, mover)
                 ops.apply(s, d)
+                self.plies += 1
                 path[depth] = c
                 depth += 1
                 self._rollout(s)
@@ -492,6 +508,7 @@ cdef class Tree:
                 self._rollout(s)
                 break
             ops.apply(s, nodes[best].decision)
+            self.plies += 1
             node = best
             path[depth] = best
             depth += 1
@@ -510,18 +527,22 @@ cdef class Tree:
         return c
 
     cdef void _rollout(self, void* s) noexcept nogil:
-        """Plays on to the horizon."""
+        """Plays on to the horizon, or `cut` decisions when rollouts are cut short."""
         cdef const GameOps* ops = self.ops
-        cdef int horizon = self.horizon_round
+        cdef int horizon = self.horizon_round, n = 0, cut = self.cut
         cdef bint heuristic = self.p.rollout == ROLLOUT_HEURISTIC and self.bot != NULL
         if self.fast_rollout:
             ops.playout(s, &self.play_rng)
             return
         while ops.to_move(s) >= 0 and (horizon < 0 or ops.round_index(s) == horizon):
+            if cut > 0 and n >= cut:
+                break
             if heuristic:
                 ops.apply(s, self.bot.decision(s, &self.play_rng, self.p.epsilon))
             else:
                 ops.apply(s, ops.random_decision(s, &self.play_rng))
+            n += 1
+        self.plies += n
 
     cdef void _reward(self, void* s, double* out) noexcept nogil:
         """Per seat, the reward of the position where the iteration ended (teams share one).
@@ -537,8 +558,21 @@ cdef class Tree:
         cdef double x, total, relative, centre, w = self.score_weight
         cdef int t, u, i, k, nt = self.nteams
         cdef bint result = self.reward == REWARD_MATCH and ops.to_move(s) < 0
-        if result:
-            ops.returns(s, out)  # the win term: the match's result
+        cdef bint estimate = self.reward == REWARD_MATCH and not result and self.cut > 0
+        cdef double shrink, draw
+        if result or estimate:
+            if result:
+                ops.returns(s, out)  # the win term: the match's result
+            else:
+                self.bot.evaluate(s, out)  # a rollout cut short: the heuristic's chances
+                result = True
+            if self.p.haste > 0.0 and nt > 1:
+                # Haste: a win sooner is worth more than a win later (a loss later, less than one
+                # sooner), so that decided positions still make progress instead of tying.
+                shrink = exp(-self.p.haste * self.plies)
+                draw = 1.0 / nt
+                for i in range(self.nseats):
+                    out[i] = draw + (out[i] - draw) * shrink
             if w <= 0.0:
                 return
         ops.scores(s, scores)

@@ -197,7 +197,8 @@ class IsmctsPolicy(Policy):
             tree.configure(exploration=s["Exploration"] / 100.0, rollout=s["Rollout"], epsilon=s["Epsilon"] / 100.0,
                            reward=s["Reward"], scale=self._scale(edition), residual=s["Residual"] / 100.0,
                            score_weight=s["ScoreWeight"] / 100.0, score_scale=self._scale(edition),
-                           others=s["Others"], max_depth=s["MaxDepth"], root_candidates=candidates)
+                           others=s["Others"], max_depth=s["MaxDepth"], root_candidates=candidates,
+                           cutoff=edition.search.cutoff, haste=edition.search.haste)
         return self._trees
 
     # ----- deciding --------------------------------------------------------------------------------

@@ -70,6 +70,12 @@ class SearchDefaults:
     """Whether `Infer=auto` samples the opponents' hidden cards from the opponent model."""
     root_candidates: int = 0
     """Root decisions searched when `RootCandidates` is -1 (0: all)."""
+    cutoff: int = 0
+    """Decisions a rollout of a race (match rewards) plays before the heuristic's evaluation scores it,
+    where the heuristic evaluates positions (`Heuristic.evaluates`); 0: rollouts play to the end."""
+    haste: float = 0.0
+    """Match rewards: per decision from the search's root, the result's distance from a draw shrinks
+    by exp(-haste), so that a win sooner beats a win later (0: a win is a win)."""
 
 
 @dataclass(frozen=True, eq=False)

@@ -347,3 +347,17 @@ def test_simulation_and_context_read_the_position():
 def test_module_examples():
     failures, _ = doctest.testmod(ed_heuristic, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     assert failures == 0
+
+
+def test_the_evaluation_is_a_chance_per_seat():
+    """The race estimate the searcher scores cut-off rollouts with (bots/heuristics.pxd `evaluate`)."""
+    from bots.eldorado.heuristic import HEURISTIC
+    assert HEURISTIC.evaluates
+    for players in (2, 3, 4):
+        st = engine.new_game("eldorado", seed=players, players=players)
+        n = 0
+        while not st.is_terminal() and n < 120:
+            out = HEURISTIC.evaluate(st)
+            assert len(out) == players and abs(sum(out) - 1.0) < 1e-9 and all(0.0 <= x <= 1.0 for x in out)
+            st.apply(HEURISTIC.decide(st, n))
+            n += 1

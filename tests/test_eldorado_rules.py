@@ -755,7 +755,7 @@ def test_the_round_limit_ends_the_game_after_the_last_seat():
         st.apply(D_END)
     assert st.to_move == 3
     st.apply(D_END)
-    assert st.is_terminal() and R._struct(st)["turn"] == 8 and st.round_index == 0  # one long round
+    assert st.is_terminal() and R._struct(st)["turn"] == 8 and st.round_index == 0
 
 
 # ----- a walk to El Dorado ---------------------------------------------------------------------------------

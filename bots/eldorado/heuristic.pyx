@@ -61,7 +61,8 @@ from libc.string cimport memcpy, memset
 from libc.stdint cimport uint8_t, uint16_t, uint64_t
 
 from bots.choice cimport best_scored
-from bots.heuristics cimport new_heuristic
+from bots.heuristics cimport new_heuristic, Heuristic
+from libc.math cimport exp
 from engine._core cimport State, Rng, rng_below, rng_unit, exp_popcount, MAX_LEGAL, MAX_SEATS
 from engine.eldorado.rules cimport (EdState, EdMap, ED_MAPS, CARD_SYMBOL, CARD_POWER, CARD_PRICE, CARD_ITEM,
                                     BLOCKADE_TERRAIN, BLOCKADE_POWER, ed_legal, ed_apply,
@@ -1700,7 +1701,105 @@ cdef void ed_scores(const void* s, const int* legal, int n, double* scores) noex
     ed_score_decisions(<const EdState*>s, &DEFAULTS, legal, n, scores)
 
 
-HEURISTIC = new_heuristic("The Quest for El Dorado", ed_greedy_decision, ed_scores)
+cdef double seat_turns(Ctx* c, const EdState* s, int seat, const EdParams* P) noexcept nogil:
+    """The race estimate of one seat: the turns its deck needs for the weighted shortest ways of its
+    pieces (`race_turns`, with the seat's own multipliers; the others' pieces cost `occupied`); 0 once
+    it has finished. Leaves c weighted for that seat."""
+    cdef int t, i, h, o, sym, N = 0
+    cdef int deck[ED_TYPES]
+    cdef double cap[3]
+    cdef double cap_ref, m
+    cdef Comp a
+    cdef Race q
+    c.me = seat
+    for t in range(ED_TYPES):
+        deck[t] = s.seat[seat].hand[t] + s.seat[seat].discard[t] + (s.played[t] if seat == s.to_move else 0)
+    for i in range(s.seat[seat].draw_n):
+        deck[s.seat[seat].draw[i]] += 1
+    for t in range(ED_TYPES):
+        N += deck[t]
+    for i in range(c.np):
+        if s.seat[seat].piece[i] != ED_ELDORADO:
+            break
+    else:
+        return 0.0
+    for sym in range(3):
+        cap[sym] = 0.0
+    for t in range(ED_TYPES):
+        if SRC_SYM[t] <= T_COIN:
+            cap[SRC_SYM[t]] += deck[t] * SRC_POW[t]
+        elif SRC_SYM[t] == JOKER:
+            for sym in range(3):
+                cap[sym] += P.joker_k * deck[t] * SRC_POW[t]
+    cap_ref = cap[0] if cap[0] > cap[1] else cap[1]
+    if cap[2] > cap_ref:
+        cap_ref = cap[2]
+    for sym in range(3):
+        m = cap_ref / cap[sym] if cap[sym] > 0.0 else P.mult_max
+        if m > P.mult_max:
+            m = P.mult_max
+        if m < 1.0:
+            m = 1.0
+        c.mult[sym] = <int>(SCALE * m + 0.5)
+    c.mult[T_RUBBLE] = SCALE
+    c.mult[T_CAMP] = SCALE
+    for h in range(ED_MAX_HEXES):
+        c.wenter[h] = INF_D
+    for h in range(c.M.nhex):
+        if ENTER[c.r][h] != IMPASS:
+            t = c.M.terrain[h]
+            c.wenter[h] = ENTER[c.r][h] * c.mult[t if t <= T_CAMP else T_RUBBLE]
+    for o in range(s.players):
+        if o != seat:
+            for i in range(c.np):
+                h = s.seat[o].piece[i]
+                if h != ED_ELDORADO and c.wenter[h] < INF_D:
+                    c.wenter[h] += <int>(P.occupied * SCALE + 0.5)
+    weighted_dijkstra(c, s.conn, c.wd)
+    compose(&a, c, s, seat, 1000)
+    race_init(&q, &a, P)
+    return race_turns(&q, deck, N if N > 0 else 1, P)
+
+
+cdef double EVAL_SPREAD = 1.5
+"""Turns of the race estimate per logistic unit of the evaluation (`evaluate`)."""
+
+
+cdef void ed_evaluate_p(const EdState* s, const EdParams* P, double spread, double* out) noexcept nogil:
+    """Per seat, a chance of winning from the race estimate: a softmax of minus each seat's turns to
+    finish (`seat_turns`) over `spread` (two seats: a logistic of the difference). The seats after the
+    one to move in this round have a turn fewer to wait, counted as its share of a turn."""
+    cdef Ctx c
+    cdef double T[MAX_SEATS]
+    cdef double lo = 1e300, total = 0.0
+    cdef int i
+    c.s = s
+    c.P = P
+    c.r = s.route
+    c.M = &ED_MAPS[s.route]
+    c.np = npieces(s)
+    c.players = s.players
+    for i in range(ED_MAX_CONN):
+        c.conn0[i] = s.conn[i]
+    for i in range(s.players):
+        T[i] = seat_turns(&c, s, i, P)
+        if T[i] < lo:
+            lo = T[i]
+    for i in range(s.players):
+        out[i] = exp(-(T[i] - lo) / spread)
+        total += out[i]
+    for i in range(s.players):
+        out[i] /= total
+
+
+cdef void ed_evaluate(const void* s, double* out) noexcept nogil:
+    """ed_evaluate_p with the default weights and spread."""
+    ed_evaluate_p(<const EdState*>s, &DEFAULTS, EVAL_SPREAD, out)
+
+
+cdef Heuristic _heuristic = new_heuristic("The Quest for El Dorado", ed_greedy_decision, ed_scores)
+_heuristic.ops.evaluate = ed_evaluate
+HEURISTIC = _heuristic
 """The heuristic of `eldorado`, as its record names it."""
 
 # ----- Python face --------------------------------------------------------------------------------

@@ -14,10 +14,16 @@ from engine.eldorado.rules import OPTION_SPECS, RULES, SEATS
 from engine.eldorado.state import EldoradoState, new_state
 
 DECISIONS_PER_TURN = 6
-"""Decisions of an average turn (what a clock is shared over, with `EldoradoState.turns_left`):
-the greedy bot makes 6.2 a turn over 30 whole games (2, 3 and 4 players, first-expedition: 6.6,
-6.2, 5.8), a policy that plays its whole hand before it ends its turn 5.2 to 5.5, uniformly random
-play 3.1 to 4.4 (it ends turns early). A player that plays its turn makes about six."""
+"""Decisions of an average turn as the bots play it (what a clock is shared over, with
+`EldoradoState.turns_left`): the greedy heuristic in every seat, 20 games per case, caves off, makes
+6.3 (2 players) and 6.1 (4 players) on first-expedition, 7.2 and 6.5 on witchs-cauldron (research/
+notebook.md, 2026-11-29). Uniformly random play makes 3.1 to 4.4: too few, a clock shared over them
+spends the turns' budget on their first decisions."""
+ROLLOUT_CUTOFF = 30
+"""Rollout decisions before the heuristic's race estimate scores a search's iteration (about two
+rounds of two players): 2,700 iterations/s at the first decision of a 2-player game instead of 250
+(rollouts to the end), and better play at 200 iterations a decision (research/notebook.md,
+2026-11-29)."""
 QUICK_ROUNDS = 20
 """`max_rounds` of a short game (random games never finish and end at the round limit)."""
 
@@ -44,7 +50,8 @@ ELDORADO = Edition(
     # EldoradoState.begins_turn for a position without a record).
     turn=TurnShape(decisions=DECISIONS_PER_TURN, begins=begins_turn),
     # A race (GameOps.margin 0): only the result counts, so there is no margin's spread to scale.
-    search=SearchDefaults(round_spread=1.0, infer=False),
+    # Rollouts stop after ROLLOUT_CUTOFF decisions and are scored by the heuristic's race estimate.
+    search=SearchDefaults(round_spread=1.0, infer=False, cutoff=ROLLOUT_CUTOFF),
     quick_options={"max_rounds": QUICK_ROUNDS},
     default_players=2,
     heuristic=Ref("bots.eldorado.heuristic:HEURISTIC"),
