@@ -724,42 +724,14 @@ cdef double race_turns(const Race* q, const int* deck, int N, const EdParams* P)
     return P.mix * total + (1.0 - P.mix) * most
 
 
-cdef void init_ctx(Ctx* c, const EdState* s, const EdParams* P) noexcept nogil:
-    cdef int me = s.to_move, t, k, o, i, h, lo, sym, No
-    cdef int deck[ED_TYPES]
-    cdef int odeck[ED_TYPES]
-    cdef int pool[ED_TOKENS]
-    cdef Comp a, near
-    cdef Race q
-    cdef const uint16_t* dist = dist_of(s)
-    cdef double Tme, T, To, Tmin, avg_m, avg0, draws_add, draws_rem, best, rem_best, conv, frac, D
-    cdef double money, phase, v, sdraw, sdisc, send2, cap_ref, m, mean_coins
+cdef void weigh_ways(Ctx* c, const EdState* s, int seat, const int* deck, const EdParams* P) noexcept nogil:
+    """Weights the map for `seat` and its deck, then its weighted distances into c.wd: a power of a
+    symbol costs the deck's power in its best symbol over its power in this one, per card (1 to
+    `mult_max`); the other seats' pieces stand still during the turn, so a way through them costs
+    `occupied` more."""
+    cdef int t, h, o, i, sym
     cdef double cap[3]
-    c.s = s
-    c.P = P
-    c.r = s.route
-    c.M = &ED_MAPS[s.route]
-    c.me = me
-    c.np = npieces(s)
-    c.players = s.players
-    for k in range(ED_TOKENS):
-        c.tok0[k] = s.seat[me].tokens[k]
-    for t in range(ED_TYPES):
-        c.removed0[t] = s.seat[me].removed[t]
-        c.market0[t] = s.market[t]
-    for k in range(ED_MAX_CONN):
-        c.conn0[k] = s.conn[k]
-    # the seat's deck: every card it owns and has not removed (its draw pile as a set)
-    for t in range(ED_TYPES):
-        deck[t] = s.seat[me].hand[t] + s.seat[me].discard[t] + s.played[t]
-    for i in range(s.seat[me].draw_n):
-        deck[s.seat[me].draw[i]] += 1
-    c.N = 0
-    for t in range(ED_TYPES):
-        c.N += deck[t]
-    if c.N <= 0:
-        c.N = 1
-    # what a power of each symbol costs: the deck's power in it per card, against its best symbol's
+    cdef double cap_ref, m
     for sym in range(3):
         cap[sym] = 0.0
     for t in range(ED_TYPES):
@@ -786,14 +758,50 @@ cdef void init_ctx(Ctx* c, const EdState* s, const EdParams* P) noexcept nogil:
         if ENTER[c.r][h] != IMPASS:
             t = c.M.terrain[h]
             c.wenter[h] = ENTER[c.r][h] * c.mult[t if t <= T_CAMP else T_RUBBLE]
-    # the other seats' pieces stand still during the turn: a way through them costs `occupied`
     for o in range(s.players):
-        if o != me:
+        if o != seat:
             for i in range(c.np):
                 h = s.seat[o].piece[i]
                 if h != ED_ELDORADO and c.wenter[h] < INF_D:
                     c.wenter[h] += <int>(P.occupied * SCALE + 0.5)
     weighted_dijkstra(c, s.conn, c.wd)
+
+
+cdef void init_ctx(Ctx* c, const EdState* s, const EdParams* P) noexcept nogil:
+    cdef int me = s.to_move, t, k, o, i, lo, No
+    cdef int deck[ED_TYPES]
+    cdef int odeck[ED_TYPES]
+    cdef int pool[ED_TOKENS]
+    cdef Comp a, near
+    cdef Race q
+    cdef const uint16_t* dist = dist_of(s)
+    cdef double Tme, T, To, Tmin, avg_m, avg0, draws_add, draws_rem, best, rem_best, conv, frac, D
+    cdef double money, phase, v, sdraw, sdisc, send2, mean_coins
+    c.s = s
+    c.P = P
+    c.r = s.route
+    c.M = &ED_MAPS[s.route]
+    c.me = me
+    c.np = npieces(s)
+    c.players = s.players
+    for k in range(ED_TOKENS):
+        c.tok0[k] = s.seat[me].tokens[k]
+    for t in range(ED_TYPES):
+        c.removed0[t] = s.seat[me].removed[t]
+        c.market0[t] = s.market[t]
+    for k in range(ED_MAX_CONN):
+        c.conn0[k] = s.conn[k]
+    # the seat's deck: every card it owns and has not removed (its draw pile as a set)
+    for t in range(ED_TYPES):
+        deck[t] = s.seat[me].hand[t] + s.seat[me].discard[t] + s.played[t]
+    for i in range(s.seat[me].draw_n):
+        deck[s.seat[me].draw[i]] += 1
+    c.N = 0
+    for t in range(ED_TYPES):
+        c.N += deck[t]
+    if c.N <= 0:
+        c.N = 1
+    weigh_ways(c, s, me, deck, P)
     c.D0 = seat_wdist(c, s, c.wd)
     compose(&a, c, s, me, 1000)
     compose(&near, c, s, me, P.near)
@@ -1705,10 +1713,8 @@ cdef double seat_turns(Ctx* c, const EdState* s, int seat, const EdParams* P) no
     """The race estimate of one seat: the turns its deck needs for the weighted shortest ways of its
     pieces (`race_turns`, with the seat's own multipliers; the others' pieces cost `occupied`); 0 once
     it has finished. Leaves c weighted for that seat."""
-    cdef int t, i, h, o, sym, N = 0
+    cdef int t, i, N = 0
     cdef int deck[ED_TYPES]
-    cdef double cap[3]
-    cdef double cap_ref, m
     cdef Comp a
     cdef Race q
     c.me = seat
@@ -1723,39 +1729,7 @@ cdef double seat_turns(Ctx* c, const EdState* s, int seat, const EdParams* P) no
             break
     else:
         return 0.0
-    for sym in range(3):
-        cap[sym] = 0.0
-    for t in range(ED_TYPES):
-        if SRC_SYM[t] <= T_COIN:
-            cap[SRC_SYM[t]] += deck[t] * SRC_POW[t]
-        elif SRC_SYM[t] == JOKER:
-            for sym in range(3):
-                cap[sym] += P.joker_k * deck[t] * SRC_POW[t]
-    cap_ref = cap[0] if cap[0] > cap[1] else cap[1]
-    if cap[2] > cap_ref:
-        cap_ref = cap[2]
-    for sym in range(3):
-        m = cap_ref / cap[sym] if cap[sym] > 0.0 else P.mult_max
-        if m > P.mult_max:
-            m = P.mult_max
-        if m < 1.0:
-            m = 1.0
-        c.mult[sym] = <int>(SCALE * m + 0.5)
-    c.mult[T_RUBBLE] = SCALE
-    c.mult[T_CAMP] = SCALE
-    for h in range(ED_MAX_HEXES):
-        c.wenter[h] = INF_D
-    for h in range(c.M.nhex):
-        if ENTER[c.r][h] != IMPASS:
-            t = c.M.terrain[h]
-            c.wenter[h] = ENTER[c.r][h] * c.mult[t if t <= T_CAMP else T_RUBBLE]
-    for o in range(s.players):
-        if o != seat:
-            for i in range(c.np):
-                h = s.seat[o].piece[i]
-                if h != ED_ELDORADO and c.wenter[h] < INF_D:
-                    c.wenter[h] += <int>(P.occupied * SCALE + 0.5)
-    weighted_dijkstra(c, s.conn, c.wd)
+    weigh_ways(c, s, seat, deck, P)
     compose(&a, c, s, seat, 1000)
     race_init(&q, &a, P)
     return race_turns(&q, deck, N if N > 0 else 1, P)
