@@ -125,7 +125,7 @@ def run_duplicate(edition: str, deals: int, seed: int, spec_a: str, spec_b: str,
     work = [(edition, seed + i, spec_a, spec_b, dict(options or {}), limits, players, observe) for i in range(deals)
             if seed + i not in done]
     stats = DuplicateStats([done[seed + i] for i in range(deals) if seed + i in done],
-                           scored=bool(engine.get_edition(edition).rules.margin))
+                           scored=engine.get_edition(edition).rules.margin)
     if jobs <= 1 or len(work) <= 1:
         for args in work:
             _add(stats, _play_pair_args(args), progress)

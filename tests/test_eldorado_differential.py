@@ -53,7 +53,8 @@ def _hops(route: c.RouteMap) -> list[int]:
     return dist
 
 
-HOPS = {route.name: _hops(route) for route in c.ROUTES}
+MAPS = {route.name: route for route in c.ROUTES}
+HOPS = {name: _hops(route) for name, route in MAPS.items()}
 CARD = set(c.CARD_CODES)
 JOKERS = {card.code for card in c.CARDS if card.symbol == c.JOKER}
 
@@ -159,10 +160,8 @@ def play_both(route: str, players: int, seed: int, cov: Counter | None = None) -
             before, after = _fields(text)["pieces"].count("E"), fields["pieces"].count("E")
             if after > before:
                 cov["finish"] += 1
-            if decision[0] == ">" or ">" not in decision:
-                pass
-            elif _kind(decision) == "move" and not _target(decision).startswith("B"):
-                terrain = slow_terrain(route, int(_target(decision)))
+            if _kind(decision) == "move":  # a card onto a hex (not a step, a blockade or a token)
+                terrain = MAPS[route].hexes[int(_target(decision))].terrain
                 if terrain in (c.RUBBLE, c.CAMP):
                     cov["move:rubble" if terrain == c.RUBBLE else "move:camp"] += 1
         step += 1
@@ -175,10 +174,6 @@ def play_both(route: str, players: int, seed: int, cov: Counter | None = None) -
     if cov is not None:
         cov["end:finish" if "E" in ",".join(_fields(slow.to_text())["pieces"].split("/")) else "end:cap"] += 1
     return step
-
-
-def slow_terrain(route: str, h: int) -> int:
-    return c.ROUTES[ROUTES.index(route)].hexes[h].terrain
 
 
 @pytest.mark.parametrize("players", PLAYERS)

@@ -87,7 +87,7 @@ def run_duplicate_mode(args: argparse.Namespace, edition: Edition, options: dict
         if recorded:
             print(_codes_line(book.codes(config)))
             print(DuplicateStats(sorted(recorded.values(), key=lambda p: p.seed),
-                                 scored=bool(edition.rules.margin)).summary())
+                                 scored=edition.rules.margin).summary())
         if args.compare is not None or args.compare_results is not None or args.compare_iterations is not None:
             _print_comparison(args, config, list(recorded.values()), book)
         return 0
