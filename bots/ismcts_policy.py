@@ -130,7 +130,8 @@ class IsmctsPolicy(Policy):
                      help="stop once the best decision cannot be overtaken: in timed searches, "
                           "in all searches, or never"),
         PolicyOption("MoveOverhead", "spin", 10, 0, 5000, help="ms kept back from time budgets for transport"),
-        PolicyOption("Iterations", "spin", 20000, 1, 10**9, help="iterations of a go without limits"),
+        PolicyOption("Iterations", "spin", 0, 0, 10**9,
+                     help="iterations of a go without limits (0: the edition's, about a second's search)"),
         PolicyOption("Seed", "spin", 0, 0, 2**63 - 1, help="seed of the search (deterministic with one thread)"),
         PolicyOption("MinVisits", "spin", DEFAULTS["MinVisits"], 0, 10**6,
                      help="a search whose most visited root decision has fewer visits than this is too small "
@@ -263,7 +264,7 @@ class IsmctsPolicy(Policy):
         iterations, nodes = limits.iterations, limits.nodes
         time_ms = None if limits.infinite else decision_budget_ms(view, limits)
         if not limits.infinite and iterations is None and nodes is None and time_ms is None:
-            iterations = self.settings["Iterations"]
+            iterations = self.settings["Iterations"] or view.edition.search.iterations
         deadline = 0
         if time_ms is not None:
             usable = max(time_ms - self.settings["MoveOverhead"], time_ms / 2, 1)

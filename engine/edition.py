@@ -73,6 +73,9 @@ class SearchDefaults:
     cutoff: int = 0
     """Decisions a rollout of a race (match rewards) plays before the heuristic's evaluation scores it,
     where the heuristic evaluates positions (`Heuristic.evaluates`); 0: rollouts play to the end."""
+    iterations: int = 20000
+    """Iterations of a `go` without limits (`Iterations` 0): about a second's search, so that such a
+    `go` stays quick as docs/protocol.md asks."""
     haste: float = 0.0
     """Match rewards: per decision from the search's root, the result's distance from a draw shrinks
     by exp(-haste), so that a win sooner beats a win later (0: a win is a win)."""

@@ -574,3 +574,15 @@ def test_a_race_cuts_its_rollouts_short_where_the_heuristic_evaluates():
     assert sum(c[1] for c in children) == 300 and all(0.0 <= c[3] / c[1] <= 1.0 for c in children if c[1])
     with pytest.raises(ValueError, match="cutoff >= 0"):
         tree.configure(cutoff=-1)
+
+
+def test_a_go_without_limits_runs_the_editions_quick_search() -> None:
+    """`Iterations` 0 (the default) takes the edition's `SearchDefaults.iterations`: a race's costly
+    rollouts get fewer, so that a `go` with no limits stays about a second long everywhere."""
+    view = engine.new_game("eldorado", seed=3).view(0)
+    bot = IsmctsPolicy(seed=1)
+    bot.choose(view, Limits())
+    assert bot.last_search.iterations == engine.get_edition("eldorado").search.iterations == 3000
+    bot = IsmctsPolicy(seed=1, Iterations=40)
+    bot.choose(view, Limits())
+    assert bot.last_search.iterations == 40

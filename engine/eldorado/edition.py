@@ -25,6 +25,9 @@ rounds of two players): 2,700 iterations/s at the first decision of a 2-player g
 (rollouts to the end), and better play at 200 iterations a decision (research/notebook.md,
 2026-11-29)."""
 QUICK_ROUNDS = 20
+QUICK_ITERATIONS = 3000
+"""Iterations of a `go` without limits: about a second at the first decision of a 2-player game
+(2,700 iterations/s; rollouts of a race cost more than the card editions' rounds)."""
 """`max_rounds` of a short game (random games never finish and end at the round limit)."""
 
 
@@ -51,7 +54,7 @@ ELDORADO = Edition(
     turn=TurnShape(decisions=DECISIONS_PER_TURN, begins=begins_turn),
     # A race (GameOps.margin 0): only the result counts, so there is no margin's spread to scale.
     # Rollouts stop after ROLLOUT_CUTOFF decisions and are scored by the heuristic's race estimate.
-    search=SearchDefaults(round_spread=1.0, infer=False, cutoff=ROLLOUT_CUTOFF),
+    search=SearchDefaults(round_spread=1.0, infer=False, cutoff=ROLLOUT_CUTOFF, iterations=QUICK_ITERATIONS),
     quick_options={"max_rounds": QUICK_ROUNDS},
     default_players=2,
     heuristic=Ref("bots.eldorado.heuristic:HEURISTIC"),
