@@ -134,8 +134,19 @@ class Edition:
         >>> engine.get_edition("eldorado").options_text({"route": 1, "caves": 0})
         'route=hills-of-gold caves=0'
         """
+        return " ".join(f"{name}={word}" for name, word in self.option_words(options).items())
+
+    def option_words(self, options: Mapping[str, object]) -> dict[str, str]:
+        """Options as the words of `name=value`, in the order given: a choice by its name, the
+        way `newgame` and the command line write them.
+
+        >>> import engine
+        >>> engine.get_edition("eldorado").option_words({"route": 3, "caves": 1})
+        {'route': 'witchs-cauldron', 'caves': '1'}
+        """
         specs = {spec.name: spec for spec in self.options}
-        return " ".join(f"{name}={specs[name].text(value) if name in specs else value}" for name, value in options.items())
+        return {name: specs[name].text(value) if name in specs and isinstance(value, int) else str(value)
+                for name, value in options.items()}
 
     def parse_options(self, tokens: list[str]) -> dict[str, int]:
         """Options from `name=value` tokens, with defaults filled in."""

@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
+import engine
 from protocol.limits import Limits
 from protocol.policy import PolicyOption
 from protocol.pipes import read_within, write_some
@@ -366,6 +367,8 @@ class Engine:
     def new_game(self, edition: str, options: Mapping[str, object], players: int, seat: int, *,
                  check: bool = True) -> None:
         """Sends `newgame`; with `check`, pings and raises EngineError if the bot rejected it."""
+        if edition in engine.EDITIONS:
+            options = engine.get_edition(edition).option_words(options)  # choices by name
         self.send(format_newgame(edition, options, players, seat))
         if check:
             self._check(self.ping(), "newgame")

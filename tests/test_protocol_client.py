@@ -133,6 +133,19 @@ def test_transcript_records_both_directions() -> None:
     assert transcript[-1] == (">", "quit")
 
 
+def test_newgame_names_a_choice_as_the_command_line_does() -> None:
+    """Options go out as their words (`route=witchs-cauldron`, not its index), and the bot takes them."""
+    name = next(e.name for e in engine.EDITIONS.values() if any(spec.choices for spec in e.options))
+    record = engine.get_edition(name)
+    spec = next(spec for spec in record.options if spec.choices)
+    options = record.resolve_options({spec.name: spec.high})
+    transcript: list[tuple[str, str]] = []
+    with start(builtin_bot("random"), transcript=transcript) as bot:
+        bot.new_game(name, options, record.default_players, 0)
+    line = next(text for way, text in transcript if text.startswith("newgame"))
+    assert f" {spec.name}={spec.choices[-1]} " in line, line
+
+
 def test_argv_must_be_a_list_and_exist() -> None:
     with pytest.raises(TypeError):
         Engine.start("python -m expeditions bot random")  # type: ignore[arg-type]
