@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+import engine
 from expeditions.commands import COMMANDS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -36,3 +37,13 @@ def test_the_search_benchmark_and_its_memory_probe_run_from_any_folder(cwd, tmp_
     assert done.returncode == 0, done.stderr
     figures = json.loads(done.stdout)
     assert figures["search_rss_mb"] > 0 and figures["signature"] > 0
+
+
+def test_the_search_benchmark_deals_for_the_players_asked():
+    """`bench --search --players 4` searches the first decision of a 4-player deal (the rate a
+    multi-player edition reports), and says so."""
+    name = next(e.name for e in engine.EDITIONS.values() if 4 in e.seats and 2 in e.seats)
+    figures = [json.loads(_run("bench", "--search", "-e", name, "--players", str(n), "--seconds", "0.05",
+                               "--json", cwd=ROOT).stdout) for n in (2, 4)]
+    assert [f["players"] for f in figures] == [2, 4]
+    assert figures[0]["signature"] != figures[1]["signature"]  # a different deal was searched

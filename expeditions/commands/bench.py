@@ -40,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
         figures = arena_benchmark(edition.name, options or None, seconds=max(args.seconds, 5.0), players=args.players)
     elif args.search:
         from bots.search_benchmark import search_benchmark
-        figures = search_benchmark(edition.name, options or None, seconds=args.seconds)
+        figures = search_benchmark(edition.name, options or None, seconds=args.seconds, players=args.players)
     elif args.protocol:
         from protocol.benchmark import protocol_benchmark
         figures = protocol_benchmark(edition.name, options or None, seconds=args.seconds, players=args.players)
