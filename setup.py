@@ -1,7 +1,9 @@
 """Builds the Cython extensions: every `.pyx` file of the installed packages (pyproject.toml's
 `packages.find`); everything else is declared in pyproject.toml.
 
-Set EXPEDITIONS_CFLAGS to replace the optimisation flags (e.g. "-O0 -g" for debugging).
+Set EXPEDITIONS_CFLAGS to replace the optimisation flags (e.g. "-O0 -g" for debugging). The build
+uses every CPU (Cython's translation and the C compiler alike; EXPEDITIONS_JOBS=N sets how many), and
+a rebuild in the same tree translates and compiles only what changed.
 """
 import os
 import platform
@@ -10,6 +12,7 @@ from pathlib import Path
 
 from Cython.Build import cythonize
 from setuptools import Extension, find_packages, setup
+from setuptools.command.build_ext import build_ext
 
 
 def compiled_modules() -> list[str]:
@@ -49,9 +52,32 @@ def compile_args() -> list[str]:
     return args
 
 
+def jobs() -> int:
+    """Parallel jobs of the build: EXPEDITIONS_JOBS, else the CPUs this process may use."""
+    if os.environ.get("EXPEDITIONS_JOBS"):
+        return max(1, int(os.environ["EXPEDITIONS_JOBS"]))
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
+class ParallelBuildExt(build_ext):
+    """build_ext compiling `jobs()` extensions at once unless told otherwise (`-j N`): pip's build
+    calls it without flags, and a serial build of the engine takes twice as long on two cores."""
+
+    def finalize_options(self) -> None:
+        super().finalize_options()
+        if not self.parallel:
+            self.parallel = jobs()
+
+
+def largest_first(names: list[str]) -> list[str]:
+    """The modules by the size of their source, largest first: the longest compiles start first, so
+    the parallel jobs end together."""
+    return sorted(names, key=lambda name: -Path(name.replace(".", "/") + ".pyx").stat().st_size)
+
+
 extensions = [
     Extension(name, [name.replace(".", "/") + ".pyx"], extra_compile_args=compile_args())
-    for name in compiled_modules()
+    for name in largest_first(compiled_modules())
 ]
 
 setup(
@@ -59,5 +85,7 @@ setup(
         extensions,
         compiler_directives={"language_level": "3", "embedsignature": True},
         annotate=bool(os.environ.get("EXPEDITIONS_ANNOTATE")),
+        nthreads=jobs(),
     ),
+    cmdclass={"build_ext": ParallelBuildExt},
 )

@@ -154,6 +154,10 @@ class IsmctsPolicy(Policy):
         """This seat's decisions since the previous search (its answer first), each with its index in
         the round's history: which entries of the history since are the seat's own."""
         self._heuristic_choice: int | None = None
+        self._provisional: tuple[View | None, int | None] = (None, None)
+        """(the view being decided, the heuristic's decision for it), for `provisional`."""
+        self._snapshot: dict[int, tuple[int, float]] = {}
+        """The root statistics of the first tree at its latest slice, for `provisional`."""
         """The heuristic's decision in the position being searched (MinVisits)."""
         self.last_search = SearchReport()
 
@@ -222,6 +226,8 @@ class IsmctsPolicy(Policy):
         state = view.state
         base = self._rng.getrandbits(64)
         self._heuristic_choice = self._heuristic(view, legal, base)
+        self._snapshot = {}
+        self._provisional = (view, self._heuristic_choice)
         reused = 0
         model = self._opponent_model(view, edition)
         heuristic = edition.heuristic.value if edition.heuristic is not None else None
@@ -248,6 +254,19 @@ class IsmctsPolicy(Policy):
             for line in self._info(report, view):
                 info(line)
         return decision
+
+    def provisional(self, view: View) -> int | None:
+        """While `choose(view)` searches: the most visited decision of the latest snapshot once it
+        has `MinVisits` visits, else the heuristic's decision (what the search itself falls back on)."""
+        seen, choice = self._provisional
+        if seen is not view:
+            return None
+        snapshot = self._snapshot
+        if snapshot:
+            ranked = self._ranked(snapshot)
+            if ranked:
+                return ranked[0]
+        return choice
 
     def _opponent_model(self, view: View, edition: Edition) -> OpponentModel | None:
         """The edition's posterior over the others' hidden cards from their decisions (`Infer`), or
@@ -286,6 +305,8 @@ class IsmctsPolicy(Policy):
                 if i == 0 and info is not None:  # the lines of the first tree's best decisions
                     lines = self._lines(tree, view, self._ranked(_merge([children])))
                 snapshots[i] = (tree.iterations, tree.nodes, children, lines)
+                if i == 0:
+                    self._snapshot = _merge([children])
                 if tree.reason != "yield":
                     return
 

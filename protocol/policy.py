@@ -115,6 +115,12 @@ class Policy(ABC):
     def game_over(self, result: str) -> None:
         """Called with the final result; a policy may learn from it."""
 
+    def provisional(self, view: View) -> int | None:
+        """The decision a running `choose(view, …)` would make if it had to answer now (called
+        from another thread when the search overruns its time), or None without one; the protocol
+        server then plays it rather than the first legal decision."""
+        return None
+
 
 def allowed_decisions(view: View, limits: Limits | None) -> list[int]:
     """The legal decisions of the view's seat that `limits` lets it choose from: all of them, or

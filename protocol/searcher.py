@@ -204,12 +204,24 @@ class Searcher:
             if self._job is job:
                 self._job = None  # idle before the answer goes out: the referee replies at once
             if decision is None:
-                decision = allowed_decisions(job.view, job.limits)[0]
+                decision, which = self._fallback(job) if fallback else (None, "")
+                if decision is None:
+                    decision, which = allowed_decisions(job.view, job.limits)[0], "the first legal decision"
                 reason = "did not answer in time" if fallback else "failed"
-                self._write(f"info string policy {reason}; playing the first legal decision")
+                self._write(f"info string policy {reason}; playing {which}")
             self._write("bestmove " + job.view.state.decision_to_text(decision))
             if job.soft_deadline is not None or job.limits.infinite or self._idle_waiters:
                 self._lock.notify_all()  # only the watchdog and wait_idle care; waking them costs
+
+    def _fallback(self, job: _Job) -> tuple[int | None, str]:
+        """The policy's provisional decision for a search that overran, if it has a legal one."""
+        try:
+            decision = self.policy.provisional(job.view)
+        except Exception:  # the policy is busy or broken: the referee must still get an answer
+            return None, ""
+        if decision is None or decision not in allowed_decisions(job.view, job.limits):
+            return None, ""
+        return decision, "its provisional decision"
 
     # -- watchdog ----------------------------------------------------------------------------
     def _watch(self) -> None:

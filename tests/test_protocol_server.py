@@ -10,6 +10,7 @@ import time
 import pytest
 
 import engine
+from protocol.limits import Limits
 from protocol.policy import Policy, PolicyOption
 from bots.random import RandomPolicy
 from bots.registry import POLICIES, make_policy
@@ -307,6 +308,42 @@ def test_watchdog_answers_for_a_policy_that_ignores_stop(out: Recorder) -> None:
     assert line.split()[1] == state.legal_text()[0]
     assert any("did not answer in time" in line for line in out.lines)
     s.handle("gameover scores 1/2")  # the stuck policy thread finishes later; its answer is dropped
+
+
+class Provisional(Searching):
+    """Ignores stop, but knows what it would play now: the last legal decision."""
+
+    def provisional(self, view):
+        return view.legal()[-1]
+
+
+@pytest.mark.parametrize("known, played", [(True, -1), (False, 0)])
+def test_watchdog_plays_the_policys_provisional_decision(out: Recorder, known: bool, played: int) -> None:
+    """An overrunning search is answered with what the policy had found so far; the first legal
+    decision only when it has nothing (or nothing legal) to offer."""
+    policy = Provisional(ignore_stop=True) if known else Searching(ignore_stop=True)
+    s = serve(policy, out, grace_ms=30)
+    state = state_after("classic", 3)
+    s.handle("position " + state.view_text(state.to_move))
+    s.handle("go movetime 50")
+    line = out.wait_for("bestmove", 1.0)
+    assert line.split()[1] == state.legal_text()[played]
+    note = "its provisional decision" if known else "the first legal decision"
+    assert any(f"did not answer in time; playing {note}" in line for line in out.lines), out.lines
+    s.handle("gameover scores 1/2")
+
+
+def test_ismcts_provisional_decision_is_its_search_so_far() -> None:
+    """IsmctsPolicy.provisional: None for a view it is not deciding, else a legal decision (the
+    heuristic's before the search has enough visits, then the most visited)."""
+    from bots.ismcts_policy import IsmctsPolicy
+    state = next(s for s in (state_after("classic", n) for n in range(8)) if len(s.legal()) > 2)
+    view = state.view(state.to_move)
+    bot = IsmctsPolicy(seed=1)
+    assert bot.provisional(view) is None
+    bot.choose(view, Limits(iterations=400), threading.Event(), lambda info: None)
+    assert bot.provisional(view) == bot.last_search.decision
+    assert bot.provisional(state.view(state.to_move)) is None  # another view object: not its search
 
 
 def test_watchdog_answers_before_the_clock_runs_out(out: Recorder) -> None:

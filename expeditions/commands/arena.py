@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 import engine
 from arena.config import PLAYED, BotSpec, ResourceLimits, TimeControl, TournamentConfig, builtin_bot, usable_cpus
 from arena.report import LiveReporter, PlainReporter, plot_ratings, standings_text
+from arena.timing import timing_rows, timing_text
 from arena.sprt import parse_sprt
 from arena.standings import standings
 from arena.tournament import Progress, Tournament
@@ -255,6 +256,8 @@ def _play(args: argparse.Namespace, config: TournamentConfig, runner: Runner, st
             reporter.close()
     st = standings(outcome.games, tournament.sides)
     print(standings_text(st))
+    timed = store.games(outcome.tournament, with_decisions=True)  # resumed games too
+    print(timing_text(timing_rows(timed, c.time, {b.name: b.time for b in c.bots}), c.time.margin_ms))
     print(f"arena: {outcome.status}; {len(outcome.games)} of {outcome.planned} games in {args.db} "
           f"(tournament {outcome.tournament})")
     if outcome.dropped:
