@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import engine
+from arena.schedule import check_enough_bots
 from arena.sprt import Sprt
 
 if TYPE_CHECKING:
@@ -196,6 +197,12 @@ class TournamentConfig:
                 if (bot.time.clock_ms is not None) != clock:
                     raise ValueError(f"bot {bot.name}: its own time control ({bot.time.describe()}) must be of the "
                                      f"tournament's kind ({self.time.describe()}): a movetime for all, or a clock")
+        check_enough_bots(len(self.bots), self.sides(), self.format)  # before anything is written
+
+    def sides(self) -> int:
+        """The sides of a game: its seats, or its teams where seats play in partnerships."""
+        state = engine.new_game(self.edition, seed=0, players=self.players, **self.options)
+        return len({state.team_of(seat) for seat in range(state.num_seats)})
 
     def seat_time(self, bot: int) -> TimeControl:
         """The time control of bot number `bot`: its own, with the tournament's margin, or the

@@ -42,17 +42,29 @@ class PlannedGame:
         return [self.sides[side] for side in side_of_seat]
 
 
+def check_enough_bots(num_bots: int, sides: int, format: str) -> None:
+    """ValueError saying what to do when `num_bots` cannot fill games of `sides` sides: every game
+    seats each of its bots at one side, so a game of four sides needs four bots.
+
+    >>> check_enough_bots(3, 4, "round-robin")
+    Traceback (most recent call last):
+    ValueError: round robin with 4 sides needs at least 4 bots, got 3: enter more bots (one program may play under several names, e.g. --bot greedy --bot greedy name=greedy2) or play with fewer sides
+    """
+    if num_bots < sides:
+        what = {"round-robin": "round robin", "gauntlet": "a gauntlet"}.get(format, format)
+        raise ValueError(f"{what} with {sides} sides needs at least {sides} bots, got {num_bots}: enter more "
+                         "bots (one program may play under several names, e.g. --bot greedy --bot greedy "
+                         "name=greedy2) or play with fewer sides")
+
+
 class Schedule:
     """The planned games: `total()` of them, `game(i)` is the i-th, iteration in order."""
 
     def __init__(self, num_bots: int, sides: int, format: str, deals: int, master_seed: int) -> None:
+        check_enough_bots(num_bots, sides, format)
         if format == "round-robin":
-            if num_bots < sides:
-                raise ValueError(f"round robin with {sides} sides needs at least {sides} bots, got {num_bots}")
             self.groups = list(itertools.combinations(range(num_bots), sides))
         elif format == "gauntlet":
-            if num_bots < sides:
-                raise ValueError(f"a gauntlet with {sides} sides needs at least {sides} bots, got {num_bots}")
             self.groups = [(0, *rest) for rest in itertools.combinations(range(1, num_bots), sides - 1)]
         else:
             raise ValueError(f"unknown format {format!r}")

@@ -491,7 +491,7 @@ def test_positions_that_do_not_fit_the_tournament_are_named(tmp_path, capsys):
     assert read_positions(path)[:1] == [path.read_text().splitlines()[1]]
     # A tournament file names the positions relative to itself, and they say what game it is.
     toml = tmp_path / "t.toml"
-    toml.write_text('positions = "board.txt"\n[[bots]]\ncommand = "x"\n[[bots]]\ncommand = "y"\n')
+    toml.write_text('positions = "board.txt"\n[[bots]]\ncommand = "x"\n[[bots]]\ncommand = "y"\n[[bots]]\ncommand = "z"\n')
     config = TournamentConfig.from_toml(toml)
     config.validate()
     assert (config.edition, config.players, config.deals) == ("board", 3, 2)

@@ -242,3 +242,46 @@ def test_more_seats_than_bots_is_one_error_line(tmp_path, capsys) -> None:
     line = fails(capsys, ["arena", "-e", "eldorado", "--players", "4", "--bot", "random", "--bot", "random",
                           "--deals", "1", "--db", str(tmp_path / "t.db")])
     assert "round robin with 4 sides needs at least 4 bots, got 2" in line
+
+
+def _mismatches() -> list[tuple[str, int, str, int]]:
+    """Every edition × players asked (its own counts and one beyond each end) × format × 1-5 bots."""
+    import engine
+    cases = []
+    for record in engine.EDITIONS.values():
+        for players in sorted({min(record.seats) - 1, *record.seats, max(record.seats) + 1}):
+            for format in ("round-robin", "gauntlet"):
+                for bots in range(1, 6):
+                    cases.append((record.name, players, format, bots))
+    return cases
+
+
+@pytest.mark.parametrize("edition, players, format, bots", _mismatches())
+def test_bots_seats_formats_and_editions_that_do_not_fit_are_one_error_line(tmp_path, capsys, edition, players,
+                                                                             format, bots):
+    """What a host tries first (three bots for four seats, one bot, a seat count the edition does not
+    have) is refused in one line that says what is wrong, before a database exists; what fits is
+    planned without an error."""
+    import engine
+    from expeditions.cli import build_parser
+    from expeditions.commands.arena import build_config
+    db = tmp_path / "t.sqlite"
+    argv = ["arena", "-e", edition, "--players", str(players), "--format", format, "--deals", "1",
+            "--db", str(db)]
+    for i in range(bots):
+        argv += ["--bot", "random", f"name=r{i}"]
+    record = engine.get_edition(edition)
+    sides = players // 2 if record.teams else players
+    fits = players in record.seats and bots >= max(2, sides)
+    if not fits:
+        line = fails(capsys, argv)
+        assert not db.exists()
+        if players not in record.seats:
+            assert f"not {players}" in line
+        elif bots < 2:
+            assert "at least two bots" in line
+        else:
+            assert f"needs at least {sides} bots, got {bots}: enter more bots" in line
+        return
+    config = build_config(build_parser().parse_args(argv))
+    assert (config.players, config.format, len(config.bots), config.sides()) == (players, format, bots, sides)
