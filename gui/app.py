@@ -59,15 +59,21 @@ class ServeConfig:
     """The games being played (for tests and shutdown)."""
 
 
+PUBLIC_PREFIXES = ("/static/", "/draw/")
+"""Paths served without the token: the page's own code and the editions' drawings (no data, no
+action; an ES module cannot pass a query string on to the modules it imports)."""
+
+
 class TokenGuard:
-    """ASGI middleware: a request (HTTP or websocket) without the right `token` gets 403."""
+    """ASGI middleware: a request (HTTP or websocket) without the right `token` gets 403, but for
+    the page's code (PUBLIC_PREFIXES)."""
 
     def __init__(self, app: ASGIApp, token: str) -> None:
         self.app = app
         self.token = token
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] in ("http", "websocket"):
+        if scope["type"] in ("http", "websocket") and not scope["path"].startswith(PUBLIC_PREFIXES):
             query = scope.get("query_string", b"").decode("latin-1")
             given = next((part[6:] for part in query.split("&") if part.startswith("token=")), "")
             if not hmac.compare_digest(given.encode(), self.token.encode()):

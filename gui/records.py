@@ -83,6 +83,7 @@ def _live(path: str, tid: int, edition: str) -> list[dict[str, Any]]:
         except (engine.ExpeditionsError, PublicViewError):
             continue
         out.append({"index": game.index, "bots": game.seat_bots, "ply": game.ply, "view": view,
+                    "layout": layout(edition, game.position),
                     "updated": game.updated})
     return out
 
