@@ -192,8 +192,8 @@ async def play_socket(socket: WebSocket, config: ServeConfig, store: Store | Non
     finally:
         if session is not None:
             session.close()
+            config.sessions.discard(session)
             if thread is not None:
                 await asyncio.to_thread(thread.join, 10)
-            config.sessions.discard(session)
         out.put_nowait(None)
         writing.cancel()

@@ -26,6 +26,7 @@ import os
 import queue
 import secrets
 import signal
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -121,6 +122,8 @@ class PlaySession:
         self.infos: list[list[Info]] = []
         """Per decision, the info lines of the bot that made it (shown at the end)."""
         self.record: GameRecord | None = None
+        self.ended = threading.Event()
+        """Set when `run` has returned (its bots have quit)."""
 
     # -- from the websocket --------------------------------------------------------------------
     def command(self, message: Frame) -> None:
@@ -171,6 +174,7 @@ class PlaySession:
         finally:
             for bot in [*self.engines.values(), *([self.advisor] if self.advisor else [])]:
                 bot.quit()
+            self.ended.set()
 
     def _start_bot(self, seat: int, name: str) -> Engine:
         try:

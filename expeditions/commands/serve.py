@@ -74,6 +74,6 @@ def run(args: argparse.Namespace) -> int:
     print(f"serve: {url}  (Ctrl-C stops)", flush=True)
     if args.open:
         webbrowser.open(url)
-    server = uvicorn.Server(uvicorn.Config(create_app(config), log_level="warning", ws="websockets"))
+    server = uvicorn.Server(uvicorn.Config(create_app(config), log_level="warning"))
     server.run(sockets=[listening])
     return 0
