@@ -239,7 +239,7 @@ class PlaySession:
         budget = float(self.request.movetime_ms)
 
         def shown(info: Info) -> None:
-            size = {key: info[key] for key in SEARCH_KEYS if key in info}
+            size = {key: value for key, value in info.items() if key in SEARCH_KEYS}
             if size:
                 self.send({"type": "info", "seat": seat, "info": size})
         try:

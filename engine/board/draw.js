@@ -73,7 +73,7 @@ export function draw(text, ctx) {
     const top = cardsOf(piles[p]).pop();
     const px = left + 9 * step + 20;
     picture.append(top ? card(svg, top, px, y - 2, `pile:${colour}`)
-      : svg("g", { "data-pick": `pile:${colour}` }, svg("rect", { x: px, y: y - 2, width: W, height: H, rx: 4, fill: "none", stroke: "#999", "stroke-dasharray": "4 3" })));
+      : svg("g", { "data-pick": `pile:${colour}` }, svg("rect", { x: px, y: y - 2, width: W, height: H, rx: 4, fill: "rgba(0,0,0,0)", stroke: "#999", "stroke-dasharray": "4 3" })));
   });
   let y = 40 + 5 * 54 + 6;
   const deck = /^\d+$/.test(f.deck || "") ? Number(f.deck) : cardsOf(f.deck).length;
@@ -86,7 +86,7 @@ export function draw(text, ctx) {
     const name = ctx.names ? ` ${ctx.names[s]}` : "";
     picture.append(svg("circle", { cx: 16, cy: y + 8, r: 6, fill: SEATS[s], stroke: "#333" }),
                    svg("text", { x: 28, y: y + 12, "font-size": 12, "font-weight": String(f.to_move) === String(s) ? "bold" : "normal" },
-                       `seat ${s}${name}${s === mine ? " (you)" : ""}  columns ${cols[s] || "-"}`));
+                       `seat ${s}${name}  columns ${cols[s] || "-"}`));
     cardsOf(hands[s]).flatMap((c) => (c[0] === "?" ? Array(Number(c.slice(1))).fill("??") : [c])).forEach((c, i) =>
       picture.append(card(svg, c, 10 + i * (W + 4), y + 18, s === mine && c !== "??" ? `card:${c}` : null)));
     y += H + 40;

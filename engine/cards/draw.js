@@ -54,7 +54,7 @@ export function draw(text, ctx) {
     const top = cardsOf(pile).pop();
     const id = `pile:${pileColours[k]}`;
     if (top) picture.append(card(svg, top, x, y, id));
-    else picture.append(svg("g", { "data-pick": id }, svg("rect", { x, y, width: W, height: H, rx: 4, fill: "none",
+    else picture.append(svg("g", { "data-pick": id }, svg("rect", { x, y, width: W, height: H, rx: 4, fill: "rgba(0,0,0,0)",
       stroke: COLOURS[pileColours[k]] || "#999", "stroke-dasharray": "4 3" })));
   });
   y += H + 24;
@@ -63,7 +63,7 @@ export function draw(text, ctx) {
     const name = ctx.names ? ` ${ctx.names[s]}` : "";
     const row = rows[teams ? s % rows.length : s];
     picture.append(svg("text", { x: 10, y: y + 12, "font-size": 12, "font-weight": String(f.to_move) === String(s) ? "bold" : "normal" },
-      `seat ${s}${name}${s === mine ? " (you)" : ""}${teams ? ` — team ${s % rows.length}` : ""}: expeditions`));
+      `seat ${s}${name}${teams ? ` — team ${s % rows.length}` : ""}: expeditions`));
     let x = 10;
     const byColour = {};
     for (const c of cardsOf(row)) (byColour[c[0]] ||= []).push(c);
@@ -73,7 +73,7 @@ export function draw(text, ctx) {
         x += W + 9 * (list.length - 1) + 10;
       }
       if (s === mine) picture.append(svg("g", { "data-pick": "row" }, svg("rect", { x, y: y + 16, width: W, height: H, rx: 4,
-        fill: "none", stroke: "#999", "stroke-dasharray": "4 3" }), svg("text", { x: x + 4, y: y + 44, "font-size": 10 }, "play")));
+        fill: "rgba(0,0,0,0)", stroke: "#999", "stroke-dasharray": "4 3" }), svg("text", { x: x + 4, y: y + 44, "font-size": 10 }, "play")));
     }
     y += H + 22;
     picture.append(svg("text", { x: 10, y: y + 12, "font-size": 12 }, `hand`));

@@ -107,7 +107,7 @@ export function draw(text, ctx) {
     const drawn = /^\d+$/.test(draws[s] || "") ? draws[s] : String(codes(draws[s]).length);
     picture.append(svg("circle", { cx: 16, cy: y + 8, r: 6, fill: SEATS[s], stroke: "#333" }),
                    svg("text", { x: 28, y: y + 12, "font-size": 12, "font-weight": String(f.to_move) === String(s) ? "bold" : "normal" },
-                       `seat ${s}${name}${s === mine ? " (you)" : ""}  draw pile ${drawn}  discards ${discards[s] || "-"}  removed ${removed[s] || "-"}`));
+                       `seat ${s}${name}  draw pile ${drawn}  discards ${discards[s] || "-"}  removed ${removed[s] || "-"}`));
     codes(hands[s]).flatMap((c) => (c[0] === "?" ? Array(Number(c.slice(1))).fill("??") : [c])).forEach((c, i) => {
       const x = 10 + i * 42;
       picture.append(svg("g", s === mine && c !== "??" ? { "data-pick": `card:${c}` } : {},

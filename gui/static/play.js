@@ -107,6 +107,7 @@ class Game {
   async on_view(frame) {
     if (!this.drawing) this.drawing = await drawing(this.start.edition);
     this.view = frame.view;
+    window.expeditionsView = frame.view; // for tests and the console
     this.legal = frame.legal || [];
     this.picks = [];
     this.picture = drawInto($("play-board"), this.drawing, frame.view, this.ctx());

@@ -28,7 +28,6 @@ export async function setupWatch(setup) {
     $("watch-games").replaceChildren(...t.games.slice().reverse().map((g) =>
       el("div", {}, `#${g.index} ${g.bots.join(" v ")}: ${g.scores.join("/")}${g.termination === "normal" ? "" : " " + g.termination}`)));
     const live = $("watch-live");
-    live.dataset.count = t.live.length;
     const boxes = [];
     const d = await drawing(t.edition);
     for (const game of t.live) {
@@ -37,6 +36,7 @@ export async function setupWatch(setup) {
       boxes.push(el("div", { class: "live" }, el("div", {}, `#${game.index} ${game.bots.join(" v ")}, decision ${game.ply}`), board));
     }
     live.replaceChildren(...boxes);
+    live.dataset.count = t.live.length;
   }
   await update();
   setInterval(async () => { try { await update(); } catch (err) { $("status").textContent = err.message; } }, 1000);
