@@ -3,7 +3,8 @@ own browser download is not needed). Whole games played by clicking the drawings
 its end, a tournament watched as it plays.
 
 The browser is found at $EXPEDITIONS_CHROMIUM, else `chromium` or `chromium-browser` on the PATH;
-without one these tests are skipped (install it: `apt-get install chromium` on Debian or Ubuntu).
+without one these tests are skipped (install it: `apt-get install chromium` on Debian or Ubuntu),
+unless $EXPEDITIONS_REQUIRE_BROWSER is set (.ci/run sets it after installing the browser).
 With $GUI_SCREENSHOTS set to a folder, each view is saved there as a PNG (docs/images/gui-*.png
 were made so).
 """
@@ -19,8 +20,13 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("uvicorn", reason="the GUI's web stack: pip install 'expeditions[gui]'")
-playwright_api = pytest.importorskip("playwright.sync_api", reason="the browser tests need Playwright: pip install playwright")
+REQUIRED = bool(os.environ.get("EXPEDITIONS_REQUIRE_BROWSER"))
+"""Set by .ci/run, which installs the browser first: there a missing browser fails the run."""
+if REQUIRED:
+    import playwright.sync_api as playwright_api
+else:
+    pytest.importorskip("uvicorn", reason="the GUI's web stack: pip install 'expeditions[gui]'")
+    playwright_api = pytest.importorskip("playwright.sync_api", reason="the browser tests need Playwright: pip install playwright")
 
 import uvicorn  # noqa: E402
 
@@ -33,6 +39,8 @@ from arena.tournament import Tournament  # noqa: E402
 from gui.app import ServeConfig, create_app  # noqa: E402
 
 CHROMIUM = os.environ.get("EXPEDITIONS_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+if REQUIRED and CHROMIUM is None:
+    raise RuntimeError("EXPEDITIONS_REQUIRE_BROWSER is set but no Chromium was found")
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no Chromium: install the distribution's package "
                                 "(apt-get install chromium) or point $EXPEDITIONS_CHROMIUM at a Chromium binary")
 SHOTS = os.environ.get("GUI_SCREENSHOTS")

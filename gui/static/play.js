@@ -119,6 +119,11 @@ class Game {
     document.body.dataset.state = this.legal.length ? "your-turn" : "waiting";
     document.body.dataset.ply = frame.ply;
     this.mark();
+    if (this.legal.length && this.sentAt !== undefined) {
+      // click to the next turn drawn, and the bots' own time in between (docs/performance.md)
+      (window.expeditionsTimings ||= []).push({ ms: performance.now() - this.sentAt, bots: this.botMs });
+      this.sentAt = undefined;
+    }
   }
 
   /** Legal decisions whose clicks begin with `picks`; `whole`: those the picks complete. */
@@ -158,12 +163,15 @@ class Game {
   }
 
   decide(decision) {
+    this.sentAt = performance.now();
+    this.botMs = 0;
     this.legal = [];
     this.mark();
     this.send({ type: "decide", decision });
   }
 
   on_decision(frame) {
+    if (frame.seat !== this.start.seat) this.botMs += frame.ms;
     const name = this.start.names[frame.seat];
     this.log("play-log", `seat ${frame.seat} (${name}): ${frame.text}`);
   }
