@@ -7,7 +7,7 @@ tiles the hex edges it runs along (where a blockade lies: the view's `blockades=
 >>> import engine
 >>> layout = DRAWING.layout(engine.new_game("eldorado", seed=1, players=2))
 >>> len(layout["hexes"]), layout["hexes"][0][:3], len(layout["borders"]) >= 4
-(188, [0, -3, -3], True)
+(188, [0, 3, 0], True)
 """
 from __future__ import annotations
 
