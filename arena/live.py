@@ -61,6 +61,7 @@ def _connect(path: str) -> sqlite3.Connection:
     """A connection to an existing database (sqlite3.Error when there is none: nothing is created)."""
     db = sqlite3.connect(f"file:{path}?mode=rw", uri=True, timeout=2.0, isolation_level=None,
                          check_same_thread=False)
+    db.execute("PRAGMA synchronous=NORMAL")  # a watcher's view, not a result: no sync per write
     db.execute(SCHEMA)
     return db
 
