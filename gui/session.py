@@ -171,6 +171,9 @@ class PlaySession:
             while (message := self.commands.get()) is not None and not self.closed:
                 if message.get("type") == "review":
                     self._review(record)
+        except Exception as err:  # a fault of the server's own: said to the page, not lost in a thread
+            self.send({"type": "error", "message": f"the game stopped: {type(err).__name__}: {err}"})
+            raise
         finally:
             for bot in [*self.engines.values(), *([self.advisor] if self.advisor else [])]:
                 bot.quit()
