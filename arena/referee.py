@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import engine
 from arena.config import TimeControl
+from arena.live import LiveFeed
 from arena.record import DecisionRecord, GameRecord
 from arena.store import now
 from protocol.limits import Limits
@@ -54,6 +55,9 @@ class GameSetup:
     seat_times: list[TimeControl] | None = None
     """Per seat, its bot's time control when the bots have their own (of `time`'s kind and
     margin); None: `time` for every seat."""
+    live: tuple[str, int] | None = None
+    """(results database, tournament id) where the game in progress is shown to watchers
+    (arena/live.py); None: not shown."""
 
 
 def forfeit_returns(state: engine.State, failed_seat: int) -> list[float]:
@@ -88,6 +92,7 @@ def play_game(setup: GameSetup, acquire: Callable[[int], Engine], release: Calla
                         initial_position=state.to_text(), started=now())
     engines: dict[int, Engine] = {}
     healthy: dict[int, bool] = {}
+    feed = None if setup.live is None else LiveFeed.open(*setup.live, setup.index, record.seat_bots, state)
     try:
         for seat, bot in enumerate(setup.seat_bots):
             if bot in dropped:
@@ -100,13 +105,15 @@ def play_game(setup: GameSetup, acquire: Callable[[int], Engine], release: Calla
                 healthy[seat] = False
                 raise Forfeit(seat, _kind(err), f"could not start a game: {err}") from err
         _play_decisions(state, engines, setup.seat_times or [setup.time] * state.num_seats, setup.time.margin_ms,
-                        record.decisions)
+                        record.decisions, feed)
         record.scores, record.returns = state.scores(), state.returns()
     except Forfeit as f:
         healthy[f.seat] = False
         record.termination, record.reason, record.failed_seat = f.termination, f.reason, f.seat
         record.scores, record.returns = state.scores(), forfeit_returns(state, f.seat)
     finally:
+        if feed is not None:
+            feed.close()
         for seat, eng in engines.items():
             if healthy.get(seat, False) and record.termination == "normal":
                 try:
@@ -128,9 +135,9 @@ def _kind(err: EngineError) -> str:
 
 
 def _play_decisions(state: engine.State, engines: dict[int, Engine], times: list[TimeControl], margin_ms: int,
-                    decisions: list[DecisionRecord]) -> None:
+                    decisions: list[DecisionRecord], feed: LiveFeed | None = None) -> None:
     """Every decision to the end of the game, each within its seat's time (`times`: all movetimes
-    or all clocks); raises Forfeit on any failure.
+    or all clocks), shown to watchers through `feed`; raises Forfeit on any failure.
 
     The loop is the whole cost of a game between instant bots, so the per-game work (the movetime
     budgets, their limits) is done once."""
@@ -162,6 +169,8 @@ def _play_decisions(state: engine.State, engines: dict[int, Engine], times: list
             clocks[seat] += increments[seat]
         decisions.append(DecisionRecord(seat, state.play(_checked_decision(state, seat, text)), round(elapsed, 3),
                                         value, size))
+        if feed is not None:
+            feed.update(state, len(decisions))
 
 
 def _engine_forfeit(err: EngineError, seat: int, budget: float, margin_ms: int) -> Forfeit:

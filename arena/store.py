@@ -128,6 +128,12 @@ class Store:
             raise LookupError(f"no tournament {'in' if tid is None else tid} {self.path if tid is None else 'in ' + self.path}")
         return entry
 
+    def tournaments(self) -> list[tuple[int, TournamentConfig, int, str]]:
+        """(id, config, planned games, status) of every entry, newest first."""
+        with self._lock:
+            rows = self._db.execute("SELECT id, config, planned, status FROM tournament ORDER BY id DESC").fetchall()
+        return [(r[0], TournamentConfig.from_json(r[1]), r[2], r[3]) for r in rows]
+
     def set_status(self, tid: int, status: str, note: str = "") -> None:
         with self._lock:
             self._db.execute("UPDATE tournament SET status = ?, note = ? WHERE id = ?", (status, note, tid))

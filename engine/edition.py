@@ -122,6 +122,9 @@ class Edition:
     """`auditor(game, seat)`: checks every line sent to a seat against what it has seen."""
     reference: Ref | None = None
     """The independent pure-Python model's `Game` class (the engine is tested against it)."""
+    drawing: Ref | None = None
+    """How a browser draws the edition's views (`expeditions serve`): a `Ref` to the family's
+    `engine.drawing.Drawing` (its ES module, shipped beside it, and the public layout of a game)."""
 
     def resolve_options(self, options: Mapping[str, object] | None = None) -> dict[str, int]:
         """All options with defaults filled in; raises OptionError for unknown names or bad values."""

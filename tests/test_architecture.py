@@ -21,7 +21,7 @@ import pytest
 from engine.errors import ExpeditionsError
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("engine", "protocol", "bots", "arena", "expeditions")
+PACKAGES = ("engine", "protocol", "bots", "arena", "gui", "expeditions")
 _CIMPORT = re.compile(r"^\s*(?:from\s+([\w.]+)\s+c?import|c?import\s+([\w.]+))", re.M)
 
 
@@ -44,7 +44,8 @@ def _sources(package: str) -> list[Path]:
 
 
 @pytest.mark.parametrize("lower, upper", [("engine", "protocol"), ("engine", "bots"), ("engine", "arena"),
-                                          ("protocol", "bots"), ("protocol", "arena"), ("bots", "arena")])
+                                          ("protocol", "bots"), ("protocol", "arena"), ("bots", "arena"),
+                                          *((lower, "gui") for lower in ("engine", "protocol", "bots", "arena"))])
 def test_a_layer_does_not_import_the_layers_above_it(lower, upper):
     offenders = [f"{path.relative_to(ROOT)} imports {module}" for path in _sources(lower)
                  for module in _imported_modules(path) if module == upper or module.startswith(upper + ".")]

@@ -19,7 +19,8 @@ MODULES = [
     "bots.deciders", "bots.heuristics", "bots.cards.heuristic", "bots.greedy",
     "expeditions.provenance", "expeditions.commands.common", "expeditions.commands.analyse", "expeditions.commands.deals",
     "arena.config", "arena.record", "arena.statistics", "arena.ratings", "arena.report", "arena.review", "arena.schedule", "arena.sprt",
-    "arena.standings", "arena.store", "arena.play",
+    "arena.standings", "arena.store", "arena.play", "arena.live", "engine.drawing", "engine.cards.drawing",
+    "engine.board.drawing", "engine.eldorado.drawing", "gui.public", "gui.session", "gui.app",
 ]
 README = Path(__file__).resolve().parent.parent / "README.md"
 

@@ -31,6 +31,7 @@ BOARD = Edition(
     heuristic=Ref("bots.board.heuristic:HEURISTIC"),
     auditor=Ref("engine.board.audit:BoardSeatAudit"),
     reference=Ref("engine.board.reference:Game"),
+    drawing=Ref("engine.board.drawing:DRAWING"),
 )
 EDITIONS = (BOARD,)
 """The family's records, for the registry (engine/editions.py)."""

@@ -47,6 +47,7 @@ def _record(index: int, title: str, search: SearchDefaults, opponent_model: Ref 
         opponent_model=opponent_model,
         auditor=Ref("engine.cards.audit:SeatAudit"),
         reference=Ref(f"engine.cards.reference.{name}:Game"),
+        drawing=Ref("engine.cards.drawing:DRAWING"),
     )
 
 

@@ -60,6 +60,7 @@ ELDORADO = Edition(
     heuristic=Ref("bots.eldorado.heuristic:HEURISTIC"),
     auditor=Ref("engine.eldorado.audit:EldoradoSeatAudit"),
     reference=Ref("engine.eldorado.reference:Game"),
+    drawing=Ref("engine.eldorado.drawing:DRAWING"),
 )
 EDITIONS = (ELDORADO,)
 """The family's records, for the registry (engine/editions.py)."""
