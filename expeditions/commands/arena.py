@@ -59,6 +59,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--resume", nargs="?", const=-1, type=int, metavar="ID",
                    help="continue the latest (or the given) tournament of --db without replaying finished games")
     p.add_argument("--log-dir", help="directory for the bots' stderr logs")
+    p.add_argument("--transcript", metavar="DIR",
+                   help="write every line between the referee and each bot, timestamped, to DIR: a file per "
+                        "game and seat, named in a failed game's termination reason (like cutechess's -debug)")
     p.add_argument("--plot", metavar="FILE.png", help="write a PNG of the ratings with intervals")
     p.add_argument("--export", metavar="FILE.jsonl", help="write every game as JSON lines at the end")
     p.add_argument("--processes", action="store_true",
@@ -193,6 +196,13 @@ def run(args: argparse.Namespace) -> int:
         if args.concurrency:
             config.concurrency = args.concurrency
         resumed = tid, status
+    if args.transcript is not None:
+        config.transcript = args.transcript
+    if config.transcript:
+        try:
+            Path(config.transcript).mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            raise CommandError(f"transcript directory {config.transcript}: {err.strerror}") from None
     if not args.scheduler:  # a cluster's workers start the bots: what they can run is theirs to check
         _check_bots(config.bots, config.edition, config.limits)
     # The runner first: a cluster that does not answer is named before a tournament is stored.
