@@ -160,10 +160,12 @@ def _toml_keys(path: str) -> set[str]:
         return set(tomllib.load(f))
 
 
-def _require(module: str, extra: str) -> None:
+def _require(module: str, extra: str, flag: str) -> None:
     import importlib.util
+
+    from engine.errors import missing_extra
     if importlib.util.find_spec(module) is None:
-        raise CommandError(f"this needs the {module} package: pip install 'expeditions[{extra}]'")
+        raise CommandError(missing_extra(module, extra, flag))
 
 
 def _runner(config: TournamentConfig, args: argparse.Namespace) -> Runner:
@@ -184,9 +186,9 @@ def _runner(config: TournamentConfig, args: argparse.Namespace) -> Runner:
 
 def run(args: argparse.Namespace) -> int:
     if args.plot:
-        _require("matplotlib", "plot")
+        _require("matplotlib", "plot", "--plot")
     if args.scheduler:
-        _require("distributed", "cluster")
+        _require("distributed", "cluster", "--scheduler")
     _check_outputs(args)
     if args.resume is not None:
         _check_nothing_to_change(args)
