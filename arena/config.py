@@ -170,6 +170,9 @@ class TournamentConfig:
     positions: list[str] = field(default_factory=list)
     """Where the deals start (full-state positions, `read_positions`): deal i starts from the i-th,
     instead of being dealt from its seed. Empty: every deal from its seed."""
+    transcript: str = ""
+    """A directory for the games' transcripts (every line between the referee and each bot,
+    timestamped, a file per game and seat); empty: none."""
 
     def validate(self) -> None:
         edition = engine.get_edition(self.edition)
@@ -301,6 +304,10 @@ class TournamentConfig:
             raw.setdefault("deals", len(raw["positions"]))
             for key, value in zip(("edition", "options", "players"), game_of(raw["positions"][0])):
                 raw.setdefault(key, value)  # what the file leaves out, the positions say
+        if "transcript" in raw:
+            if not isinstance(raw["transcript"], str) or not raw["transcript"]:
+                raise ValueError(f"{path}: transcript must be a directory name (a string), got {raw['transcript']!r}")
+            raw["transcript"] = str(Path(path).parent / raw["transcript"])
         raw["options"] = _table(path, "[options]", raw.get("options", {}))
         raw.setdefault("edition", engine.default_edition().name)  # as on the command line
         _check_keys(path, "the top level", raw, set(cls.__dataclass_fields__))

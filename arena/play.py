@@ -36,18 +36,25 @@ HELP = ("Type one of the legal decisions as the list writes it (docs/notation.md
 class Person(Protocol):
     """Where the person sits: the terminal, or a script in tests."""
 
-    def show(self, text: str) -> None:
-        """Shows one or more lines."""
+    def show(self, text: str, style: str = "") -> None:
+        """Shows one or more lines, in a `rich` style where the terminal has colour (e.g. "red")."""
 
     def ask(self, prompt: str) -> str | None:
         """One line typed after `prompt`; None at the end of input."""
 
 
 class TerminalPerson:
-    """The person at this terminal (stdin and stdout)."""
+    """The person at this terminal (stdin and stdout), in colour where the terminal has it: `rich`
+    leaves colour out when the output is not a terminal, or NO_COLOR is set."""
 
-    def show(self, text: str) -> None:
-        print(text, flush=True)
+    def __init__(self) -> None:
+        from rich.console import Console
+
+        self.console = Console(highlight=False, soft_wrap=True)
+
+    def show(self, text: str, style: str = "") -> None:
+        self.console.print(text, style=style or None, markup=False, emoji=False)
+        self.console.file.flush()
 
     def ask(self, prompt: str) -> str | None:
         try:
@@ -247,12 +254,16 @@ class _Table:
         self.person.show(HELP)
 
     def ask_person(self, hint: Callable[[], str]) -> int:
-        """The person's decision, asked until it is a legal one."""
+        """The person's decision, asked until it is a legal one; the only legal one is taken
+        without asking."""
         state = self.state
+        legal = state.legal_text()
+        if len(legal) == 1:
+            self.person.show(f"seat {self.seat}: {legal[0]}, your only legal decision", "cyan")
+            return state.parse_decision(legal[0])
         self.person.show("")
         self.person.show(state.pretty(self.seat))
-        legal = state.legal_text()
-        self.person.show("legal: " + " ".join(legal))
+        self.person.show("legal: " + " ".join(legal), "cyan")
         while True:
             answer = self.person.ask(f"seat {self.seat}, {state.phase}> ")
             if answer is None:
@@ -265,19 +276,19 @@ class _Table:
             if answer == "help":
                 self.person.show(HELP)
             elif answer == "legal":
-                self.person.show("legal: " + " ".join(legal))
+                self.person.show("legal: " + " ".join(legal), "cyan")
             elif answer == "table":
                 self.person.show(state.pretty(self.seat))
             elif answer == "hint":
-                self.person.show(hint())
+                self.person.show(hint(), "magenta")
             else:
                 try:
                     decision = state.parse_decision(answer)
                 except engine.NotationError as err:
-                    self.person.show(f"{answer!r} is not a decision: {err}")
+                    self.person.show(f"{answer!r} is not a decision: {err}", "red")
                     continue
                 if not state.is_legal(decision):
-                    self.person.show(f"{answer} is not legal now; legal: {' '.join(legal)}")
+                    self.person.show(f"{answer} is not legal now: {state.why_illegal(decision)}", "red")
                     continue
                 return decision
 
@@ -292,12 +303,12 @@ class _Table:
         record = state.play(decision)
         new_round = state.round_index != round_before  # the decision's round is now the previous one
         for text in state.history(self.seat, previous=new_round)[seen:]:
-            self.person.show(f"  seat {mover} ({self.names[mover]}): {text}")
+            self.person.show(f"  seat {mover} ({self.names[mover]}): {text}", "bold" if mover == self.seat else "")
         if new_round or state.is_terminal():
             totals = state.scores()
             gained = [after - before for after, before in zip(totals, totals_before)]
             self.person.show(f"round {round_before + 1} over: {' / '.join(f'{g:+d}' for g in gained)}; "
-                             f"totals {' / '.join(map(str, totals))}")
+                             f"totals {' / '.join(map(str, totals))}", "yellow")
         return record
 
     def finish(self) -> None:
@@ -306,4 +317,5 @@ class _Table:
         self.person.show(state.pretty(self.seat))
         result = state.returns()[self.seat]
         word = "won" if result == 1 else "lost" if result == 0 else "drew" if result == 0.5 else f"scored {result:g}"
-        self.person.show(f"you {word}: scores {' / '.join(map(str, state.scores()))}")
+        self.person.show(f"you {word}: scores {' / '.join(map(str, state.scores()))}",
+                         "bold green" if result == 1 else "bold red" if result == 0 else "bold")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 import engine
 from arena.config import TimeControl
@@ -20,6 +21,7 @@ from protocol.limits import Limits
 from engine.errors import ExpeditionsError, NotationError
 from protocol.client import Engine
 from protocol.errors import EngineError, EngineTerminatedError, EngineTimeoutError, ProtocolError
+from protocol.transcript import TranscriptFile
 
 STALL_LIMIT = 100_000
 """Decisions after which a game is stopped as a stall (max_turns should end every game long before)."""
@@ -58,6 +60,23 @@ class GameSetup:
     live: tuple[str, int] | None = None
     """(results database, tournament id) where the game in progress is shown to watchers
     (arena/live.py); None: not shown."""
+    transcript_dir: str = ""
+    """Where to write the game's transcripts, one file per seat (`transcript_path`); empty: none."""
+    tournament: int | None = None
+    """The tournament's id, for the names of the transcripts."""
+
+
+def transcript_path(setup: GameSetup, seat: int) -> Path:
+    """The transcript file of `seat` in the game of `setup`.
+
+    >>> setup = GameSetup(7, 0, 0, 0, "classic", {}, 2, 1, [0, 1], ["mine", "greedy"], TimeControl(),
+    ...                   transcript_dir="logs", tournament=3)
+    >>> str(transcript_path(setup, 1))
+    'logs/t3-game-000007-seat1-greedy.log'
+    """
+    name = setup.bot_names[setup.seat_bots[seat]]
+    prefix = f"t{setup.tournament}-" if setup.tournament is not None else ""
+    return Path(setup.transcript_dir) / f"{prefix}game-{setup.index:06d}-seat{seat}-{name}.log"
 
 
 def forfeit_returns(state: engine.State, failed_seat: int) -> list[float]:
@@ -93,6 +112,8 @@ def play_game(setup: GameSetup, acquire: Callable[[int], Engine], release: Calla
     engines: dict[int, Engine] = {}
     healthy: dict[int, bool] = {}
     feed = None if setup.live is None else LiveFeed.open(*setup.live, setup.index, record.seat_bots, state)
+    transcripts: dict[int, TranscriptFile] = {}
+    started = time.perf_counter()
     try:
         for seat, bot in enumerate(setup.seat_bots):
             if bot in dropped:
@@ -100,6 +121,8 @@ def play_game(setup: GameSetup, acquire: Callable[[int], Engine], release: Calla
             try:
                 engines[seat] = acquire(bot)
                 healthy[seat] = True
+                if setup.transcript_dir:
+                    transcripts[seat] = _transcript(setup, seat, engines[seat], record.started, started)
                 engines[seat].new_game(setup.edition, setup.options, state.num_seats, seat)
             except EngineError as err:
                 healthy[seat] = False
@@ -110,6 +133,8 @@ def play_game(setup: GameSetup, acquire: Callable[[int], Engine], release: Calla
     except Forfeit as f:
         healthy[f.seat] = False
         record.termination, record.reason, record.failed_seat = f.termination, f.reason, f.seat
+        if f.seat in transcripts:
+            record.reason += f" (transcript {transcripts[f.seat].path})"
         record.scores, record.returns = state.scores(), forfeit_returns(state, f.seat)
     finally:
         if feed is not None:
@@ -120,10 +145,24 @@ def play_game(setup: GameSetup, acquire: Callable[[int], Engine], release: Calla
                     eng.game_over(record.scores, record.returns)
                 except EngineError:
                     healthy[seat] = False
+            if seat in transcripts:
+                eng.transcript = None
+                transcripts[seat].close()
             release(setup.seat_bots[seat], eng, healthy.get(seat, False))
     record.final_position = state.to_text()
     record.finished = now()
     return record
+
+
+def _transcript(setup: GameSetup, seat: int, bot: Engine, date: str, start: float) -> TranscriptFile:
+    """Starts the transcript of `seat`'s bot for this game (OSError: the game cannot be recorded as
+    asked, which stops the tournament rather than playing it without its transcripts)."""
+    header = [f"game {setup.index} of tournament {setup.tournament}, {setup.edition}, seat {seat}: "
+              f"{setup.bot_names[setup.seat_bots[seat]]} (process {bot.pid}), started {date}",
+              "seconds since the game started, > referee to bot, < bot to referee"]
+    transcript = TranscriptFile(transcript_path(setup, seat), header, start=start)
+    bot.transcript = transcript
+    return transcript
 
 
 def _kind(err: EngineError) -> str:
@@ -146,6 +185,7 @@ def _play_decisions(state: engine.State, engines: dict[int, Engine], times: list
     increments = tuple(t.increment_ms for t in times)
     movetimes = [float(t.movetime_ms or 0) for t in times]
     fixed = [Limits(movetime_ms=t.movetime_ms) for t in times]
+    wants_legal = {seat: bot.wants_legal for seat, bot in engines.items()}
     clock = time.perf_counter
     while (seat := state.to_move) is not None:
         if len(decisions) >= STALL_LIMIT:
@@ -155,7 +195,8 @@ def _play_decisions(state: engine.State, engines: dict[int, Engine], times: list
         limits = fixed[seat] if clocks is None else _clock_limits(increments, clocks)
         started = clock()
         try:
-            text, value, size = engines[seat].decide_with_estimate(view, limits, (budget + margin_ms) / 1000.0)
+            text, value, size = engines[seat].decide_with_estimate(
+                view, limits, (budget + margin_ms) / 1000.0, state.legal_text() if wants_legal[seat] else None)
         except EngineError as err:
             raise _engine_forfeit(err, seat, budget, margin_ms) from err
         elapsed = (clock() - started) * 1000.0

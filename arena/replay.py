@@ -44,7 +44,8 @@ def positions(game: GameRecord) -> Iterator[tuple[int, DecisionRecord, engine.St
 def replay_lines(game: GameRecord, pictures: bool = True) -> Iterator[str]:
     """Text lines: a header, then every turn's decisions, each turn after a picture of the table."""
     state = engine.parse_position(game.initial_position)
-    yield (f"game {game.id}  #{game.index}  {game.edition} {engine.get_edition(game.edition).options_text(game.options)}"
+    name = "game" if game.id is None else f"game {game.id}"
+    yield (f"{name}  #{game.index}  {game.edition} {engine.get_edition(game.edition).options_text(game.options)}"
            f"  {_origin(game, state)}")
     yield "seats: " + ", ".join(f"{seat} {name}" for seat, name in enumerate(game.seat_bots))
     begins_turn = engine.get_edition(game.edition).turn.begins
@@ -79,3 +80,5 @@ def replay_lines(game: GameRecord, pictures: bool = True) -> Iterator[str]:
     yield f"ended {end}; scores {' '.join(map(str, game.scores))}; results {' '.join(f'{r:g}' for r in game.returns)}"
     if game.termination == "normal" and state.to_text() != game.final_position:
         raise ReplayError("the replayed final position differs from the recorded one")
+    if game.termination == "normal" and state.scores() != game.scores:
+        raise ReplayError(f"the replayed scores are {state.scores()}, the recorded ones {game.scores}")

@@ -206,6 +206,14 @@ class Store:
                                     "WHERE game = ? ORDER BY ply", (game_id,)).fetchall()
         return [DecisionRecord(*r) for r in rows]
 
+    def tournament_of(self, game_id: int) -> int:
+        """The id of the tournament game `game_id` belongs to (LookupError if there is no such game)."""
+        with self._lock:
+            row = self._db.execute("SELECT tournament FROM game WHERE id = ?", (game_id,)).fetchone()
+        if row is None:
+            raise LookupError(f"no game {game_id} in {self.path}")
+        return int(row[0])
+
     @staticmethod
     def _game(row: tuple[Any, ...]) -> GameRecord:
         (gid, index, grp, deal, rotation, edition, options, seed, seat_bots, scores, returns, termination,

@@ -73,7 +73,8 @@ class Tournament:
                          edition=c.edition, options=dict(c.options), players=len(self.sides), seed=planned.seed,
                          seat_bots=planned.seat_bots(self.sides), bot_names=[b.name for b in c.bots], time=c.time,
                          position=c.positions[planned.deal] if c.positions else "",
-                         seat_times=self._seat_times(planned), live=(self.store.path, self.id))
+                         seat_times=self._seat_times(planned), live=(self.store.path, self.id),
+                         transcript_dir=c.transcript, tournament=self.id)
 
     def _seat_times(self, planned: PlannedGame) -> list[TimeControl] | None:
         """Each seat's time control when a bot has its own (time odds), else None."""

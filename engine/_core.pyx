@@ -226,6 +226,29 @@ cdef class State:
         """The legal decisions as text."""
         return [self.decision_to_text(d) for d in self.legal()]
 
+    def why_illegal(self, decision) -> str:
+        """Why `decision` (an id, or its text) cannot be made now, in the words of the rules; empty
+        when it is legal. NotationError for a text that is no decision of the edition.
+
+        >>> import engine
+        >>> s = engine.new_game("classic", seed=1)
+        >>> s.apply("-b7"); s.why_illegal("Db"), s.why_illegal("+y4"), s.why_illegal("D")
+        ('you discarded onto that pile this turn', 'you have played or discarded this turn: now you draw', '')
+        """
+        cdef int d = self.parse_decision(decision) if isinstance(decision, str) else decision
+        if self.is_legal(d):
+            return ""
+        if self.ops.to_move(self.ptr) < 0:
+            return "the match is over"
+        if not 0 <= d < self.ops.num_decision_ids:
+            return f"{d} is not a decision id of {self.edition}"
+        return self._why_illegal(d)
+
+    def _why_illegal(self, int d) -> str:
+        """The reason for an illegal decision id `d` of the seat to move; the families say which
+        rule it breaks, this default only where it fails the current step."""
+        return f"{self.decision_to_text(d)} is not one of the decisions of this {self.phase} step"
+
     def is_legal(self, int decision) -> bool:
         cdef int moves[MAX_LEGAL]
         cdef int n, i

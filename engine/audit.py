@@ -98,6 +98,9 @@ class SeenCards:
         if not words:
             return
         self.checked += 1
+        if words[0] == "go" and "legal" in words:  # the list a bot asked for (`request legal`)
+            self._check_legal(words[words.index("legal") + 1:])
+            words = words[:words.index("legal")]
         if words[0] in _CARDLESS_COMMANDS:
             if words[0] != "setoption" and any(self._has_card(w) for w in words[1:]):
                 raise InformationLeak(f"a card in {line[:80]!r}")
@@ -107,6 +110,14 @@ class SeenCards:
         if len(words) > 1 and words[1] == "full":
             raise InformationLeak("a full position sent to a seat")
         self._check_view(words[1:])
+
+    def _check_legal(self, decisions: list[str]) -> None:
+        """A `go`'s legal list names what the seat may do, so it must be sent to the seat to move
+        only, and be exactly its legal decisions (which name its own cards and public ones)."""
+        if self.game.to_move != self.seat:
+            raise InformationLeak(f"legal decisions sent to seat {self.seat}, which is not to move")
+        if decisions != list(self.game.legal()):
+            raise InformationLeak(f"the legal list sent to seat {self.seat} is not its legal decisions")
 
     def _has_card(self, word: str) -> bool:
         raise NotImplementedError

@@ -46,5 +46,42 @@ class UnknownEditionError(ExpeditionsError, ValueError):
     """An edition name the engine does not have."""
 
 
+class MissingExtraError(ExpeditionsError, ImportError):
+    """An optional package (one of the package's extras) is not installed; the message says how
+    to add it without rebuilding the engine."""
+
+    def __init__(self, module: str, extra: str, what: str = "this") -> None:
+        super().__init__(missing_extra(module, extra, what))
+
+
+def missing_extra(module: str, extra: str, what: str = "this") -> str:
+    """The message for a missing optional package: what to run in an installed package and in a
+    clone. Either command adds the package alone: neither rebuilds the compiled engine (installing
+    the clone again, `pip install -e '.[extra]'`, would).
+
+    >>> print(missing_extra("matplotlib", "plot", "--plot"))  # doctest: +ELLIPSIS
+    --plot needs the matplotlib package (the extra 'plot'): pip install 'expeditions[plot]' where expeditions is installed, or pip install '...' in a clone (neither rebuilds the engine)
+    """
+    return (f"{what} needs the {module} package (the extra {extra!r}): pip install 'expeditions[{extra}]' where "
+            f"expeditions is installed, or pip install '{_requirement(module, extra)}' in a clone (neither "
+            f"rebuilds the engine)")
+
+
+def _requirement(module: str, extra: str) -> str:
+    """The extra's requirement for `module` as the package's metadata states it (e.g.
+    'matplotlib>=3.8'), or the module's name where the metadata is not installed."""
+    from importlib import metadata
+
+    try:
+        requires = metadata.requires("expeditions") or []
+    except metadata.PackageNotFoundError:
+        return module
+    for requirement in requires:
+        spec, _, marker = requirement.partition(";")
+        if f'extra == "{extra}"' in marker and spec.strip().lower().startswith(module.lower()):
+            return spec.strip().replace(" ", "")
+    return module
+
+
 class OptionError(ExpeditionsError, ValueError):
     """An unknown rule option or a value out of its range."""

@@ -40,10 +40,12 @@ import engine
 from protocol.limits import Limits
 from protocol.policy import PolicyOption
 from protocol.pipes import read_within, write_some
+from protocol.transcript import Transcript
 from protocol.errors import (EngineError, EngineTerminatedError, EngineTimeoutError, ProtocolError,
                              SearchRejectedError)
-from protocol.messages import (MAX_LINE_BYTES, Info, MessageError, format_gameover, format_go, format_newgame,
-                               is_error_info, latest_lines, overlong_line_error, parse_info, parse_option)
+from protocol.messages import (MAX_LINE_BYTES, REQUEST_LEGAL, Info, MessageError, format_gameover, format_go,
+                               format_newgame, is_error_info, latest_lines, overlong_line_error, parse_info,
+                               parse_option, with_legal)
 
 HANDSHAKE_TIMEOUT = 10.0
 """Seconds a bot gets to start and answer `uei` (an interpreter may need a while to import)."""
@@ -155,6 +157,8 @@ class _Handshake:
     ids: dict[str, str] = field(default_factory=dict)
     options: dict[str, PolicyOption] = field(default_factory=dict)
     editions: tuple[str, ...] | None = None
+    requests: set[str] = field(default_factory=set)
+    """What the bot asked for with `request <name>` lines (e.g. `legal`)."""
     done: bool = False
 
 
@@ -188,8 +192,11 @@ class Engine:
         self._replies: deque[str] = deque()
         self.unsolicited: list[Info] = []
         """Info lines that came while no search ran (e.g. errors about a command)."""
-        self.transcript: list[tuple[str, str]] | None = None
-        """When set to a list, every line sent ('>') and received ('<') is appended to it."""
+        self.transcript: Transcript | None = None
+        """When set (a list, or a `protocol.transcript.TranscriptFile`), every line sent ('>') and
+        received ('<') is appended to it as a (direction, line) pair."""
+        self._position: str | None = None
+        """The last position sent (`position` without the word), for the legal decisions of `go`."""
         self.ignored: list[str] = []
         """Lines skipped in non-strict mode, and late `bestmove`s of abandoned searches."""
         self._eof = False
@@ -202,7 +209,7 @@ class Engine:
     def start(cls, argv: Sequence[str], *, timeout: float = HANDSHAKE_TIMEOUT, log_path: str | Path | None = None,
               env: Mapping[str, str] | None = None, cwd: str | Path | None = None,
               options: Mapping[str, object] | None = None, strict: bool = True,
-              transcript: list[tuple[str, str]] | None = None, reply_timeout: float | None = None) -> Engine:
+              transcript: Transcript | None = None, reply_timeout: float | None = None) -> Engine:
         """Starts `argv` (a list; no shell), handshakes within `timeout` seconds and sets `options`.
         `reply_timeout` (default REPLY_TIMEOUT) bounds the wait for `readyok` and debug replies.
 
@@ -321,6 +328,21 @@ class Engine:
         """The editions the bot says it plays."""
         return self._handshake.editions or ()
 
+    @property
+    def wants_legal(self) -> bool:
+        """Whether the bot asked (`request legal`) to be sent its legal decisions with each `go`."""
+        return REQUEST_LEGAL in self._handshake.requests
+
+    def go_line(self, limits: Limits, legal: Sequence[str] | None = None) -> str:
+        """The `go` line for `limits`; for a bot that asked for them, with the legal decisions of its
+        seat (`legal`, or else the engine's for the last position sent, when the seat is to move)."""
+        line = _go_line(limits)
+        if not self.wants_legal:
+            return line
+        if legal is None:
+            legal = _legal_decisions(self._position)
+        return line if legal is None else with_legal(line, legal)
+
     def _do_handshake(self, timeout: float) -> None:
         self.send("uei")
         deadline = time.perf_counter() + timeout
@@ -375,55 +397,59 @@ class Engine:
 
     def position(self, view: object, *, check: bool = False) -> None:
         """Sends `position <view>` (a view text or an `engine.View`)."""
-        self.send("position " + _one_line(view))
+        self._position = _one_line(view)
+        self.send("position " + self._position)
         if check:
             self._check(self.ping(), "position")
 
     def go(self, limits: Limits | None = None, *, timeout: float | None = None,
-           on_info: Callable[[Info], None] | None = None) -> PlayResult:
-        """Sends `go` with `limits` and waits (up to `timeout` seconds) for `bestmove`."""
+           on_info: Callable[[Info], None] | None = None, legal: Sequence[str] | None = None) -> PlayResult:
+        """Sends `go` with `limits` and waits (up to `timeout` seconds) for `bestmove`. `legal`: the
+        seat's legal decisions for a bot that asked for them (default: the engine's, see `go_line`)."""
         limits = limits or Limits()
         if limits.infinite:
             raise ValueError("go infinite never ends by itself: use start_search() and stop()")
-        return self.start_search(limits, on_info=on_info).wait(timeout)
+        return self.start_search(limits, on_info=on_info, legal=legal).wait(timeout)
 
     def play(self, view: object, limits: Limits | None = None, *, timeout: float | None = None,
-             on_info: Callable[[Info], None] | None = None) -> PlayResult:
+             on_info: Callable[[Info], None] | None = None, legal: Sequence[str] | None = None) -> PlayResult:
         """`position` then `go` (in one write): the bot's decision in `view`."""
         limits = limits or Limits()
         if limits.infinite:
             raise ValueError("go infinite never ends by itself: use start_search() and stop()")
         if on_info is None and isinstance(view, str):
             started = time.perf_counter()
-            answer = self._answer(view, limits, timeout)
+            answer = self._answer(view, limits, timeout, legal)
             if isinstance(answer, str):
                 return PlayResult(answer, [], (time.perf_counter() - started) * 1000)
             return answer
-        return self.start_search(limits, on_info=on_info, view=view).wait(timeout)
+        return self.start_search(limits, on_info=on_info, view=view, legal=legal).wait(timeout)
 
     def decide(self, view: str, limits: Limits, timeout: float | None = None) -> str:
         """The decision text of `play(view, limits)` (the referee's lane; see `decide_with_estimate`)."""
         return self.decide_with_estimate(view, limits, timeout)[0]
 
-    def decide_with_estimate(self, view: str, limits: Limits,
-                             timeout: float | None = None) -> tuple[str, float | None, int | None]:
+    def decide_with_estimate(self, view: str, limits: Limits, timeout: float | None = None,
+                             legal: Sequence[str] | None = None) -> tuple[str, float | None, int | None]:
         """`decide`, with the bot's last reported value and search size (None where it sent none).
 
         The referee records them with every decision, as tournament managers of chess record a
         score and depth; a bot that answers with a bare `bestmove` costs nothing more."""
-        answer = self._answer(view, limits, timeout)
+        answer = self._answer(view, limits, timeout, legal)
         if isinstance(answer, str):
             return answer, None, None
         return (answer.decision, *answer.estimate)
 
-    def _answer(self, view: str, limits: Limits, timeout: float | None) -> str | PlayResult:
+    def _answer(self, view: str, limits: Limits, timeout: float | None,
+                legal: Sequence[str] | None = None) -> str | PlayResult:
         """`position` + `go`. When the bot's whole answer is one plain `bestmove` line it comes
         straight from the pipe (protocol/pipes.pyx) as the decision text; anything else (info
         lines, errors, a line in pieces, silence, end of file, a full pipe) goes to the buffer
         and through the general reader, which returns the PlayResult or raises as usual."""
         if self.transcript is not None or "\n" in view or self._buffer or self._eof:
-            return self.start_search(limits, view=view).wait(timeout)
-        request = f"position {view}\n{_go_line(limits)}\n".encode("utf-8")
+            return self.start_search(limits, view=view, legal=legal).wait(timeout)
+        self._position = view
+        request = f"position {view}\n{self.go_line(limits, legal)}\n".encode("utf-8")
         with self._consumer:
             if self._search is not None:
                 raise EngineError("a search is already running")
@@ -459,15 +485,17 @@ class Engine:
             return search.wait(remaining)
 
     def start_search(self, limits: Limits, *, on_info: Callable[[Info], None] | None = None,
-                     view: object | None = None) -> Search:
+                     view: object | None = None, legal: Sequence[str] | None = None) -> Search:
         """Sends `go` (after `position <view>` when given) and returns at once; the `Search`
         collects info lines and the answer."""
         with self._consumer:
             if self._search is not None:
                 raise EngineError("a search is already running")
-            lines = [format_go(limits)]
+            lines = []
             if view is not None:
-                lines.insert(0, "position " + _one_line(view))
+                self._position = _one_line(view)
+                lines.append("position " + self._position)
+            lines.append(self.go_line(limits, legal))
             search = Search(self, limits, on_info)
             self._search = search
             self.send("\n".join(lines))
@@ -677,7 +705,7 @@ class Engine:
             self._readyok += 1
         elif word in ("position", "legal", "perft"):
             self._replies.append(line)
-        elif not self._handshake.done and word in ("id", "option", "editions", "ueiok"):
+        elif not self._handshake.done and word in ("id", "option", "editions", "request", "ueiok"):
             self._handshake_line(line, tokens)
         else:
             self._garbage(line, "not a UEI line")
@@ -696,6 +724,10 @@ class Engine:
             hs.options[option.name] = option
         elif tokens[0] == "editions":
             hs.editions = tuple(tokens[1:])
+        elif tokens[0] == "request":  # a request the referee does not know is ignored
+            if len(tokens) != 2:
+                return self._garbage(line, "request takes one name (e.g. `request legal`)")
+            hs.requests.add(tokens[1])
         elif len(tokens) == 1:
             hs.done = True
         else:
@@ -725,6 +757,26 @@ _BESTMOVE_ONLY = re.compile(rb"bestmove ([!-~]+)\r?\n")
 def _go_line(limits: Limits) -> str:
     """format_go, once per distinct (immutable) limits: a referee repeats the same ones."""
     return format_go(limits)
+
+
+def _legal_decisions(position: str | None) -> list[str] | None:
+    """The legal decisions of the seat of `position` (a view, or `full <position>`) when it is to
+    move; None when there is no such list (no position yet, not its turn, the match over).
+
+    >>> import engine
+    >>> state = engine.new_game("classic", seed=1)
+    >>> _legal_decisions(state.view_text(0)) == state.legal_text(), _legal_decisions(state.view_text(1))
+    (True, None)
+    """
+    if position is None:
+        return None
+    try:
+        if position.startswith("full "):
+            state = engine.parse_position(position[5:])
+            return state.legal_text() if state.to_move is not None else None
+        return engine.parse_view(position).legal_text()
+    except (ValueError, engine.ExpeditionsError):  # not its turn, or a text the engine cannot read
+        return None
 
 
 def _one_line(view: object) -> str:

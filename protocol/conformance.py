@@ -5,6 +5,12 @@ engine is the referee: it deals the positions, computes each seat's view and jud
 A check that breaks the bot (crash, garbage, timeout) fails with the reason, and the next check
 starts a fresh process, so one fault does not hide the others.
 
+Each check has a level (docs/protocol.md, section 9): *required* checks are what the arena needs
+to play a tournament with the bot, *recommended* ones what a GUI or an analysis needs (`go
+infinite`, `stop`, `searchmoves`, MultiPV, errors for bad input), *optional* ones the debugging
+commands. A bot passes when every check of the required level (by default: the required ones)
+passes; the others are advice.
+
 >>> from protocol.local import builtin_bot, child_env
 >>> results = run_checks(CheckConfig(builtin_bot("random"), env=child_env(), editions=("classic",),
 ...                                  positions=5, games=0))
@@ -25,8 +31,12 @@ import engine
 from protocol.limits import Limits
 from engine import State
 from protocol.client import Engine, Search
-from protocol.errors import EngineError, SearchRejectedError
-from protocol.messages import is_error_info
+from protocol.errors import EngineError, EngineTerminatedError, EngineTimeoutError, SearchRejectedError
+from protocol.messages import format_go, is_error_info
+
+REQUIRED, RECOMMENDED, OPTIONAL = "required", "recommended", "optional"
+LEVELS = (REQUIRED, RECOMMENDED, OPTIONAL)
+"""The levels of the checks, the most needed first."""
 
 MOVETIME_CHECK_MS = 200
 """The movetime the `go movetime` check asks for."""
@@ -69,6 +79,8 @@ class CheckResult:
     """True passed, False failed, None skipped."""
     detail: str = ""
     seconds: float = 0.0
+    level: str = REQUIRED
+    """REQUIRED, RECOMMENDED or OPTIONAL (LEVELS)."""
 
     @property
     def status(self) -> str:
@@ -123,17 +135,17 @@ def run_checks(config: CheckConfig, progress: Callable[[CheckResult], None] | No
     ctx = _Context(config)
     results: list[CheckResult] = []
 
-    def record(name: str, check: Callable[[], str]) -> None:
+    def record(name: str, check: Callable[[], str], level: str = REQUIRED) -> None:
         started = time.perf_counter()
         try:
-            result = CheckResult(name, True, check())
+            result = CheckResult(name, True, check(), level=level)
         except CheckSkipped as why:
-            result = CheckResult(name, None, str(why))
+            result = CheckResult(name, None, str(why), level=level)
         except (CheckFailed, EngineError) as why:
-            result = CheckResult(name, False, _first_line(why))
+            result = CheckResult(name, False, _first_line(why), level=level)
             ctx.discard()
         except Exception as why:  # a bug of the checker must still give a table
-            result = CheckResult(name, False, f"checker error: {type(why).__name__}: {why}")
+            result = CheckResult(name, False, f"checker error: {type(why).__name__}: {why}", level=level)
             ctx.discard()
         result.seconds = time.perf_counter() - started
         results.append(result)
@@ -150,32 +162,51 @@ def run_checks(config: CheckConfig, progress: Callable[[CheckResult], None] | No
                 record(f"{name}: whole games", functools.partial(_check_games, ctx, name))
         first = _first_edition(ctx)
         record("go movetime", lambda: _check_movetime(ctx, first))
-        record("go clocks, iterations, nodes", lambda: _check_other_limits(ctx, first))
-        record("go searchmoves", lambda: _check_searchmoves(ctx, first))
-        record("MultiPV lines", lambda: _check_multipv(ctx, first))
-        record("isready during go infinite", lambda: _check_isready_mid_search(ctx, first))
-        record("stop during go infinite", lambda: _check_stop(ctx, first))
-        record("bad input survived", lambda: _check_bad_input(ctx, first))
-        record("go when not to move", lambda: _check_not_to_move(ctx, first))
-        record("debug: d, legal, perft", lambda: _check_debug(ctx, first))
+        record("go clocks", lambda: _check_clocks(ctx, first))
         record("gameover", lambda: _check_gameover(ctx, first))
+        record("options: bad values rejected", lambda: _check_bad_options(ctx), RECOMMENDED)
+        record("go iterations, nodes, no limit", lambda: _check_other_limits(ctx, first), RECOMMENDED)
+        record("go searchmoves", lambda: _check_searchmoves(ctx, first), RECOMMENDED)
+        record("MultiPV lines", lambda: _check_multipv(ctx, first), RECOMMENDED)
+        record("isready during go infinite", lambda: _check_isready_mid_search(ctx, first), RECOMMENDED)
+        record("stop during go infinite", lambda: _check_stop(ctx, first), RECOMMENDED)
+        record("bad input survived", lambda: _check_bad_input(ctx, first), RECOMMENDED)
+        record("go when not to move", lambda: _check_not_to_move(ctx, first), RECOMMENDED)
+        record("debug: d, legal, perft", lambda: _check_debug(ctx, first), OPTIONAL)
         record("quit", lambda: _check_quit(ctx))
     finally:
         ctx.close()
     return results
 
 
-def format_table(results: Sequence[CheckResult]) -> str:
-    """The pass/fail table with a summary line."""
+def passes(results: Sequence[CheckResult], require: str = REQUIRED) -> bool:
+    """Whether no check of level `require` or a more needed one failed (skipped ones do not fail).
+
+    >>> passes([CheckResult("quit", True), CheckResult("stop", False, level=RECOMMENDED)])
+    True
+    >>> passes([CheckResult("quit", True), CheckResult("stop", False, level=RECOMMENDED)], RECOMMENDED)
+    False
+    """
+    needed = LEVELS[:LEVELS.index(require) + 1]
+    return not any(r.passed is False and r.level in needed for r in results)
+
+
+def format_table(results: Sequence[CheckResult], require: str = REQUIRED) -> str:
+    """The table (check, level, result, time, detail), then the verdict against the level
+    `require`, then the failures of the other levels as advice."""
     width = max([len(r.name) for r in results] + [5])
-    lines = [f"{'check':<{width}}  result  time     detail"]
+    lines = [f"{'check':<{width}}  {'level':<11}  result  time     detail"]
     for r in results:
-        lines.append(f"{r.name:<{width}}  {r.status:<6}  {r.seconds:6.2f}s  {r.detail}")
+        lines.append(f"{r.name:<{width}}  {r.level:<11}  {r.status:<6}  {r.seconds:6.2f}s  {r.detail}")
     passed = sum(r.passed is True for r in results)
     failed = sum(r.passed is False for r in results)
     skipped = sum(r.passed is None for r in results)
-    verdict = "PASS" if failed == 0 else "FAIL"
-    lines.append(f"{verdict}: {passed} passed, {failed} failed, {skipped} skipped")
+    needed = LEVELS[:LEVELS.index(require) + 1]
+    advice = [r for r in results if r.passed is False and r.level not in needed]
+    if advice:
+        lines.append("advice: " + "; ".join(f"{r.name} ({r.level}): {r.detail}" for r in advice))
+    verdict = "PASS" if passes(results, require) else "FAIL"
+    lines.append(f"{verdict} ({require} level): {passed} passed, {failed} failed, {skipped} skipped")
     return "\n".join(lines)
 
 
@@ -289,6 +320,8 @@ def _check_handshake(ctx: _Context) -> str:
     unknown = [e for e in bot.editions if e not in engine.EDITIONS]
     protocol = bot.id.get("protocol", "1")
     note = f"; not known to this engine: {' '.join(unknown)}" if unknown else ""
+    if bot.wants_legal:
+        note += "; asks for its legal decisions with each go"
     return (f"{bot.name!r} by {bot.author!r}, protocol {protocol}, {len(bot.options)} option(s), "
             f"editions {' '.join(bot.editions)}{note}; {elapsed * 1000:.0f} ms")
 
@@ -309,6 +342,11 @@ def _check_options(ctx: _Context) -> str:
             default = "true" if default else "false"
         bot.send(f"setoption name {option.name} value {default}")
         _expect_silence(bot, f"option {option.name} at its default")
+    return f"{len(bot.options)} option(s) set to their defaults"
+
+
+def _check_bad_options(ctx: _Context) -> str:
+    bot = ctx.bot()
     _one_error(bot, "setoption name NoSuchOptionAtAll value 1")
     out_of_range = 0
     for option in bot.options.values():
@@ -316,8 +354,7 @@ def _check_options(ctx: _Context) -> str:
             _one_error(bot, f"setoption name {option.name} value {option.max + 1}")
             bot.configure({option.name: option.default})
             out_of_range += 1
-    return (f"{len(bot.options)} option(s) set to their defaults; an unknown option"
-            f"{' and out-of-range values' if out_of_range else ''} rejected")
+    return f"an unknown option{' and out-of-range values' if out_of_range else ''} rejected"
 
 
 def _check_positions(ctx: _Context, edition: str) -> str:
@@ -382,24 +419,34 @@ def _check_movetime(ctx: _Context, edition: str) -> str:
     return f"go movetime {budget}: answered in {result.elapsed_ms:.0f} ms"
 
 
+def _check_clocks(ctx: _Context, edition: str) -> str:
+    bot = ctx.bot()
+    state = _a_position(edition, ctx.config.seed + 2)
+    seat = _mover(state)
+    _new_game_for(bot, state, seat)
+    clocks = tuple(1000 + 250 * s for s in range(state.num_seats))
+    limits = Limits(clocks_ms=clocks, increments_ms=tuple(100 for _ in clocks))
+    result = bot.play(state.view_text(seat), limits, timeout=clocks[seat] / 1000 + ctx.config.reply_timeout)
+    if result.decision not in state.legal_text():
+        raise CheckFailed(f"illegal decision {result.decision!r} for {format_go(limits)}")
+    if result.elapsed_ms > clocks[seat]:
+        raise CheckFailed(f"with {clocks[seat]} ms on its clock the bot took {result.elapsed_ms:.0f} ms")
+    return f"{clocks[seat]} ms on its clock: answered in {result.elapsed_ms:.0f} ms"
+
+
 def _check_other_limits(ctx: _Context, edition: str) -> str:
     bot = ctx.bot()
     state = _a_position(edition, ctx.config.seed + 2)
     seat = _mover(state)
     _new_game_for(bot, state, seat)
     view = state.view_text(seat)
-    clocks = tuple(1000 + 250 * s for s in range(state.num_seats))
     notes = []
-    for limits in (Limits(clocks_ms=clocks, increments_ms=tuple(100 for _ in clocks)),
-                   Limits(iterations=200), Limits(nodes=500), Limits()):
-        allowed = clocks[seat] if limits.clocks_ms else None
-        result = bot.play(view, limits, timeout=(allowed or ctx.config.margin_ms) / 1000 + ctx.config.reply_timeout)
+    for limits in (Limits(iterations=200), Limits(nodes=500), Limits()):
+        result = bot.play(view, limits, timeout=ctx.config.margin_ms / 1000 + ctx.config.reply_timeout)
         if result.decision not in state.legal_text():
-            raise CheckFailed(f"illegal decision {result.decision!r} for {limits}")
-        if allowed is not None and result.elapsed_ms > allowed:
-            raise CheckFailed(f"with {clocks[seat]} ms on its clock the bot took {result.elapsed_ms:.0f} ms")
+            raise CheckFailed(f"illegal decision {result.decision!r} for {format_go(limits)!r}")
         notes.append(f"{result.elapsed_ms:.0f}")
-    return "clocks, iterations, nodes, no limit: answered in " + "/".join(notes) + " ms"
+    return "iterations, nodes, no limit: answered in " + "/".join(notes) + " ms"
 
 
 def _check_searchmoves(ctx: _Context, edition: str) -> str:
@@ -542,11 +589,11 @@ def _check_bad_input(ctx: _Context, edition: str) -> str:
     view = state.view_text(seat)
     _new_game_for(bot, state, seat)
     bot.position(view, check=True)
-    before = bot.show()
+    before = _shown(bot)
     lines = _bad_lines(state, view)
     for line in lines:
         _one_error(bot, line)
-    after = bot.show()
+    after = _shown(bot) if before is not None else None
     if after != before:
         raise CheckFailed(f"the position changed after bad input: was {before!r}, now {after!r}")
     limits, timeout = _fast(ctx)
@@ -554,7 +601,19 @@ def _check_bad_input(ctx: _Context, edition: str) -> str:
     if result.decision not in state.legal_text():
         raise CheckFailed(f"after bad input the bot answered {result.decision!r}, not legal in the position "
                           "it had before")
-    return f"{len(lines)} bad lines: one error line each; position unchanged; still plays legally"
+    shown = "position unchanged (d); " if before is not None else ""
+    return f"{len(lines)} bad lines: one error line each; {shown}still plays legally in the position"
+
+
+def _shown(bot: Engine) -> str | None:
+    """The position the bot shows with `d`, or None when it does not support `d` (an optional
+    command: the bot answered it with an error line)."""
+    try:
+        return bot.show()
+    except (EngineTerminatedError, EngineTimeoutError):
+        raise
+    except EngineError:
+        return None
 
 
 def _check_not_to_move(ctx: _Context, edition: str) -> str:

@@ -22,8 +22,13 @@ from engine.errors import ExpeditionsError
 from protocol.limits import Limits
 from protocol.policy import PolicyOption
 
-PROTOCOL_VERSION = 1
-"""The version of docs/protocol.md this package speaks (announced as `id protocol 1`)."""
+PROTOCOL_VERSION = 2
+"""The version of docs/protocol.md this package speaks (announced as `id protocol 2`). Version 2
+added `request legal`; a bot that does not send it sees exactly version 1."""
+
+REQUEST_LEGAL = "legal"
+"""What a bot names in its handshake line `request legal` to be sent its legal decisions with each
+`go` (docs/protocol.md, section 4)."""
 
 MAX_COUNT = 2**63 - 1
 """Largest value of a count argument (milliseconds, iterations, nodes)."""
@@ -136,9 +141,9 @@ def parse_go(args: Sequence[str]) -> Limits:
             values["infinite"] = True
             i += 1
             continue
-        if key == "searchmoves":  # the decisions run to the next limit's name or the end
+        if key == "searchmoves":  # the decisions run to the next limit's name (or `legal`) or the end
             end = i + 1
-            while end < len(args) and args[end] not in GO_LIMITS:
+            while end < len(args) and args[end] not in GO_LIMITS and args[end] != "legal":
                 end += 1
             if end == i + 1:
                 raise MessageError("go: searchmoves needs at least one decision")
@@ -185,6 +190,16 @@ def format_go(limits: Limits | None) -> str:
     if limits.searchmoves:
         parts += ["searchmoves", *limits.searchmoves]
     return " ".join(parts)
+
+
+def with_legal(go: str, legal: Sequence[str]) -> str:
+    """A `go` line with the seat's legal decisions last, for a bot that sent `request legal`: they
+    run to the end of the line, in the engine's (notation) order.
+
+    >>> with_legal("go movetime 100", ["+y4", "-y4", "D"])
+    'go movetime 100 legal +y4 -y4 D'
+    """
+    return f"{go} legal {' '.join(legal)}"
 
 
 def parse_newgame(args: Sequence[str]) -> NewGame:

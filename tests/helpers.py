@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import random
+import sys
+from pathlib import Path
 
 import engine
 from engine.edition import Ref
@@ -102,3 +104,16 @@ def random_state(edition: str, seed: int, steps: int, **options) -> engine.State
             break
         state.apply(rng.choice(state.legal()))
     return state
+
+
+GUIDE = Path(__file__).resolve().parents[1] / "docs" / "writing-a-bot.md"
+
+
+def guide_bot(directory: Path) -> list[str]:
+    """The argv of the minimal bot of docs/writing-a-bot.md: the Python block after the comment
+    that marks it, written to `directory`."""
+    text = GUIDE.read_text()
+    block = text[text.index("<!-- the guide's minimal bot"):].split("```python\n", 1)[1].split("```", 1)[0]
+    path = directory / "guide_bot.py"
+    path.write_text(block)
+    return [sys.executable, str(path)]

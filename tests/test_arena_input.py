@@ -285,3 +285,18 @@ def test_bots_seats_formats_and_editions_that_do_not_fit_are_one_error_line(tmp_
         return
     config = build_config(build_parser().parse_args(argv))
     assert (config.players, config.format, len(config.bots), config.sides()) == (players, format, bots, sides)
+
+
+def test_a_missing_extra_says_what_to_run_in_a_clone_and_an_installed_package(monkeypatch, capsys) -> None:
+    """Each command adds the package alone: neither reinstalls (and so recompiles) expeditions."""
+    import importlib.util
+
+    from expeditions.cli import main
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "matplotlib" else real(name, *a))
+    assert main(["arena", "--plot", "r.png", "--bot", "greedy", "--bot", "random"]) == 2
+    err = capsys.readouterr().err
+    assert "--plot needs the matplotlib package (the extra 'plot')" in err
+    assert "pip install 'expeditions[plot]' where expeditions is installed" in err
+    assert "pip install 'matplotlib>=3.8' in a clone (neither rebuilds the engine)" in err

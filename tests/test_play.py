@@ -21,12 +21,14 @@ class ScriptedPerson:
     def __init__(self, seed: int, bad_first: list[str] | None = None, quit_after: int | None = None) -> None:
         self.rng = random.Random(seed)
         self.shown: list[str] = []
+        self.styles: list[str] = []
         self.pending = list(bad_first or [])
         self.asked = 0
         self.quit_after = quit_after
 
-    def show(self, text: str) -> None:
+    def show(self, text: str, style: str = "") -> None:
         self.shown.extend(text.splitlines() or [""])
+        self.styles.extend([style] * max(1, len(text.splitlines())))
 
     def ask(self, prompt: str) -> str | None:
         self.asked += 1
@@ -181,7 +183,7 @@ def test_the_command_plays_a_game_to_its_end_and_reviews_it() -> None:
     first = state.legal_text()[0]
     done = subprocess.run(expeditions_argv("play", "--bot", "random", "--advisor", "greedy", "--movetime", "5",
                                            "--seed", "3", "-o", "rounds=1", "-o", "max_turns=2"),
-                          input=f"{first}\nD\nreview\n", capture_output=True, text=True, timeout=60)
+                          input=f"{first}\nreview\n", capture_output=True, text=True, timeout=60)  # D: taken
     assert done.returncode == 0, done.stderr
     out = done.stdout.splitlines()
     # (a prompt and the next line share a line: input typed into a pipe is not echoed)
@@ -246,3 +248,37 @@ def test_a_failing_advisor_is_named_and_the_game_goes_on() -> None:
     outcome = play_game(game, person)
     assert outcome.state.is_terminal()
     assert any(line.startswith("the advisor failed: cannot start '/no/such/advisor'") for line in person.shown)
+
+
+def test_an_illegal_decision_is_told_why_and_a_single_one_is_taken() -> None:
+    """Seat 0 of classic tries to draw before playing, then plays; every draw phase of the game
+    with only the draw pile to draw from is taken without asking."""
+    person = ScriptedPerson(seed=4, bad_first=["D"])
+    outcome = play_game(settings("classic", 0, rounds=1), person)
+    told = next(i for i, line in enumerate(person.shown) if line.startswith("D is not legal now: "))
+    assert person.shown[told] == "D is not legal now: you play or discard a card first, then draw"
+    assert person.styles[told] == "red"
+    taken = [line for line in person.shown if line.endswith(", your only legal decision")]
+    singles = sum(1 for _ in _single_choices(outcome.record, 0))
+    assert singles > 0 and len(taken) == singles
+    assert person.asked == sum(1 for d in outcome.record.decisions if d.seat == 0) - singles + 1  # +1: the bad D
+
+
+def _single_choices(record, seat: int):
+    """The decisions of `seat` in `record` made where only one was legal."""
+    from arena.replay import positions
+
+    for _, decision, state in positions(record):
+        if decision.seat == seat and len(state.legal()) == 1:
+            yield decision
+
+
+def test_colour_only_on_a_terminal(monkeypatch, capsys) -> None:
+    """TerminalPerson writes plain text when its output is not a terminal (here: captured)."""
+    from arena.play import TerminalPerson
+
+    TerminalPerson().show("legal: +b7 D", "cyan")
+    assert capsys.readouterr().out == "legal: +b7 D\n"
+    monkeypatch.setenv("FORCE_COLOR", "1")
+    TerminalPerson().show("legal: +b7 D", "cyan")
+    assert "\x1b[36mlegal: +b7 D" in capsys.readouterr().out

@@ -48,7 +48,7 @@ def mid_game(edition: str = "classic", steps: int = 5) -> engine.State:
 
 def test_handshake_and_identity() -> None:
     with start(builtin_bot("random")) as bot:
-        assert (bot.name, bot.author, bot.id["protocol"]) == ("random", "expeditions", "1")
+        assert (bot.name, bot.author, bot.id["protocol"]) == ("random", "expeditions", "2")
         assert set(bot.editions) == set(engine.EDITIONS)
         assert bot.options["Seed"].type == "spin" and bot.options["Seed"].max == 2**63 - 1
         assert bot.option("seed") is bot.option("SEED") is not None and bot.option("MultiPV") is None
@@ -342,3 +342,35 @@ def test_multipv_lines_and_the_answers_value() -> None:
         decision, value, size = bot.decide_with_estimate(view, Limits(iterations=3000), timeout=30)
         assert decision == result.decision
         assert value == lines[0]["value"] != lines[2]["value"] and size == 3000
+
+
+def test_legal_decisions_only_to_a_bot_that_asked(tmp_path: Path) -> None:
+    """`request legal` in the handshake: every `go` of the bot's seat ends with its legal decisions
+    in the engine's order. A bot that did not ask (version 1) sees the same lines as before."""
+    from helpers import guide_bot
+
+    state = engine.new_game("classic", seed=12)
+    seat = state.to_move
+    for argv, asked in ((builtin_bot("random"), False), (guide_bot(tmp_path), True)):
+        transcript: list[tuple[str, str]] = []
+        with start(argv, transcript=transcript) as bot:
+            assert bot.wants_legal is asked
+            bot.new_game("classic", {}, 2, seat)
+            assert bot.play(state.view_text(seat), Limits(movetime_ms=20), timeout=5).decision in state.legal_text()
+            bot.position(state.view_text(seat))  # a go on its own: the list of the position sent last
+            assert bot.go(Limits(movetime_ms=20), timeout=5).decision in state.legal_text()
+        gos = [line for direction, line in transcript if direction == ">" and line.startswith("go")]
+        expected = "go movetime 20" + (" legal " + " ".join(state.legal_text()) if asked else "")
+        assert gos == [expected, expected]
+
+
+def test_no_legal_list_when_the_seat_is_not_to_move(tmp_path: Path) -> None:
+    from helpers import guide_bot
+
+    state = engine.new_game("classic", seed=12)
+    other = 1 - state.to_move
+    with start(guide_bot(tmp_path)) as bot:
+        bot.position(state.view_text(other))
+        assert bot.go_line(Limits(movetime_ms=5)) == "go movetime 5"
+        with pytest.raises(EngineError, match="no legal decisions given"):
+            bot.go(Limits(movetime_ms=5), timeout=5)

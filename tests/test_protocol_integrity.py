@@ -14,6 +14,7 @@ audit of 2. run for the editions that have a reference model (all of them: the c
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -28,7 +29,7 @@ from engine.board.audit import BoardSeatAudit
 from protocol.client import Engine
 from protocol.integrity import seat_audit
 from protocol.local import builtin_bot, child_env
-from helpers import played_in_rounds, short_options
+from helpers import guide_bot, played_in_rounds, short_options
 
 EDITIONS = list(engine.EDITIONS)
 CASES = [(e, n) for e in EDITIONS for n in engine.get_edition(e).seats]
@@ -215,6 +216,7 @@ def test_the_auditor_catches_leaks(edition: str, players: int) -> None:
         "position " + hidden_hand_view(state, seat): "hands",
         "position " + view + " secret=1": "secret",
         "go movetime 5 " + secret: "a card in",
+        "go movetime 5 legal " + " ".join(state.legal_text()[1:]): "not its legal decisions",
         # a second copy of a field, holding the secret, before the honest one
         "position " + view.replace(" hands=", " " + hidden_hand_view(state, seat).split(" hands=")[1].split()[0]
                                    .join(["hands=", " hands="]), 1): "given twice",
@@ -236,6 +238,8 @@ def test_the_auditor_catches_leaks(edition: str, players: int) -> None:
         with pytest.raises(InformationLeak, match=reason):
             audit.check(line)
     assert audit.checked == 1 + len(leaks)
+    with pytest.raises(InformationLeak, match="not to move"):  # the legal decisions of the seat to move, to another
+        audits[(seat + 1) % state.num_seats].check("go movetime 5 legal " + " ".join(state.legal_text()))
 
 
 @pytest.mark.parametrize("players", engine.get_edition("board").seats)
@@ -261,15 +265,17 @@ def test_board_audit_started_mid_expedition_accepts_honest_views(players: int) -
 
 
 @pytest.mark.parametrize("edition, players", AUDITED)
-def test_whole_game_protocol_logs_reveal_only_seen_cards(edition: str, players: int) -> None:
-    """Two rounds (a race: its quick match) through the protocol, one random bot per seat; every
-    line each bot was sent is audited against what its seat had seen at the time."""
+def test_whole_game_protocol_logs_reveal_only_seen_cards(edition: str, players: int, tmp_path: Path) -> None:
+    """Two rounds (a race: its quick match) through the protocol, one bot per seat: the random bot
+    at even seats, at odd ones the guide's minimal bot, which asks for its legal decisions with
+    each `go`. Every line each bot was sent is audited against what its seat had seen at the
+    time, the legal lists against the seat's legal decisions."""
     options = engine.get_edition(edition).resolve_options(short_options(edition, rounds=2))
     state = engine.new_game(edition, seed=77, players=players, **options)
     model = reference.from_text(state.to_text())
     logs: list[list[tuple[str, str]]] = [[] for _ in range(state.num_seats)]
-    bots = [Engine.start(builtin_bot("random", seed=s), env=child_env(), transcript=logs[s])
-            for s in range(state.num_seats)]
+    bots = [Engine.start(builtin_bot("random", seed=s) if s % 2 == 0 else guide_bot(tmp_path), env=child_env(),
+                         transcript=logs[s]) for s in range(state.num_seats)]
     audits = [seat_audit(model, s) for s in range(state.num_seats)]
     audited = [0] * state.num_seats
 
@@ -305,3 +311,5 @@ def test_whole_game_protocol_logs_reveal_only_seen_cards(edition: str, players: 
     if played_in_rounds(edition):  # the audit went on across a new deal (a race has one long round, no new deal)
         assert len(rounds_seen) == 2
     assert all(audit.checked > 50 for audit in audits)
+    lists = [sum(" legal " in line for direction, line in log if direction == ">") for log in logs]
+    assert all((n > 20) == (s % 2 == 1) for s, n in enumerate(lists)), lists  # only the bots that asked

@@ -106,7 +106,7 @@ def test_handshake_lists_options_and_editions(out: Recorder) -> None:
     s = serve(Searching(), out)
     s.handle("uei")
     lines = out.take()
-    assert lines[:3] == ["id name searching", "id author expeditions", "id protocol 1"]
+    assert lines[:3] == ["id name searching", "id author expeditions", "id protocol 2"]
     assert "option name Depth type spin default 3 min 1 max 9" in lines
     assert "option name Fast type check default false" in lines
     assert "option name Style type combo default calm var calm var wild" in lines

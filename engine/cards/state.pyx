@@ -116,6 +116,47 @@ cdef class CardState(State):
             raise NotationError("empty decision", expected=DECISION_EXPECTED[e])
         raise NotationError(f"not a decision of {EDITION_NAMES[e]}", token=text, expected=DECISION_EXPECTED[e])
 
+    def _why_illegal(self, int d) -> str:
+        """The rule a decision of the seat to move breaks (see `State.why_illegal`)."""
+        cdef LCState* s = _lc(self)
+        cdef const LCConfig* c = lc_config(s.edition)
+        cdef int p = s.to_move, t1 = 0, t2 = 0, k
+        cdef CardSet* hand = &s.hand[p]
+        if d < D_DRAW_DECK:  # a play or a discard
+            t1 = d % 64
+            card = self.decision_to_text(D_DISCARD + t1)[1:]
+            if s.phase != PH_PLAY:
+                return "you have played or discarded this turn: now you draw"
+            if not (hand.any >> t1) & 1:
+                return f"you do not hold {card}"
+            if c.value[t1] == 0:
+                return f"a wager goes only on an expedition of its colour with no number card yet ({card})"
+            return f"{card} is not higher than the highest card of your expedition of its colour"
+        if d < D_PASS:  # a draw
+            if s.phase != PH_DRAW:
+                return "you play or discard a card first, then draw"
+            k = d - D_DRAW_PILE
+            if k < 0:
+                return "not a draw of this position"
+            if s.nodraw == k:
+                return "you discarded onto that pile this turn"
+            if not (s.nonempty >> k) & 1:
+                return "that discard pile is empty"
+            return "not a draw of this position"
+        k = d - D_PASS
+        while (t2 + 1) * (t2 + 2) // 2 <= k:
+            t2 += 1
+        t1 = k - t2 * (t2 + 1) // 2
+        if s.phase != PH_PLAY:
+            return "you have played or discarded this turn: now you draw"
+        if not c.passes:
+            return f"{EDITION_NAMES[s.edition]} has no passing of cards"
+        if cs_size(hand) < c.min_hand + 2:
+            return f"a pass must leave you at least {c.min_hand} cards"
+        if cs_count(hand, c, t1) < 1 + (t1 == t2) or cs_count(hand, c, t2) < 1:
+            return "you do not hold both cards"
+        return "not a pass of this position"
+
     # ----- history ---------------------------------------------------------------------------
     def revealed_text(self, tuple revealed) -> str:
         """The text of what a decision revealed to its mover (the card drawn from the draw pile):

@@ -30,6 +30,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from engine.errors import MissingExtraError
 from engine.eldorado.components import (BLOCKADES, CAMP, CARDS, CAVE, COIN, MACHETE, MOUNTAIN, PADDLE, RUBBLE,
                                         START, RouteMap)
 
@@ -175,7 +176,7 @@ def render_png(state: Any, path: str | Path, seat: int | None = None) -> Path:
     """Draws the map of `state` into a PNG file at `path` (returned): hexes coloured by terrain with
     their powers, finishing spaces outlined in gold, caves lettered, blockades as thick bars on
     their borders (labelled B<n>), pieces as discs in their seat's colour with the seat number (and
-    piece letter with 2 players). Needs matplotlib (`pip install expeditions[plot]`).
+    piece letter with 2 players). Needs matplotlib (the extra `plot`; MissingExtraError says how to add it).
     """
     try:
         import matplotlib
@@ -183,7 +184,7 @@ def render_png(state: Any, path: str | Path, seat: int | None = None) -> Path:
         import matplotlib.pyplot as plt
         from matplotlib.patches import Circle, RegularPolygon
     except ImportError as error:  # an optional dependency
-        raise RuntimeError("render_png needs matplotlib: pip install 'expeditions[plot]'") from error
+        raise MissingExtraError("matplotlib", "plot", "render_png") from error
     fields = state.fields(seat)
     route: RouteMap = state.route
     players = int(fields["players"])

@@ -2,12 +2,13 @@
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import signal
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import IO, TYPE_CHECKING
 
 import engine
 from arena.config import PLAYED, BotSpec, ResourceLimits, TimeControl, TournamentConfig, builtin_bot, usable_cpus
@@ -60,6 +61,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--resume", nargs="?", const=-1, type=int, metavar="ID",
                    help="continue the latest (or the given) tournament of --db without replaying finished games")
     p.add_argument("--log-dir", help="directory for the bots' stderr logs")
+    p.add_argument("--transcript", metavar="DIR",
+                   help="write every line between the referee and each bot, timestamped, to DIR: a file per "
+                        "game and seat, named in a failed game's termination reason (like cutechess's -debug)")
     p.add_argument("--plot", metavar="FILE.png", help="write a PNG of the ratings with intervals")
     p.add_argument("--export", metavar="FILE.jsonl", help="write every game as JSON lines at the end")
     p.add_argument("--processes", action="store_true",
@@ -73,9 +77,15 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="run the games on this Dask cluster")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress display")
     p.set_defaults(run=run)
-    e = sub.add_parser("export", help="write a tournament's games as JSON lines")
+    e = sub.add_parser("export", help="write a tournament's games as EGN text records or JSON lines",
+                       description="Writes the games of a tournament (or one game) of the results database: as "
+                                   "EGN, the portable text record that other tools read without this package "
+                                   "(docs/egn.md; `expeditions replay FILE.egn` reads it back), or as JSON lines.")
     e.add_argument("--db", default="arena.sqlite", help="results database (default arena.sqlite)")
     e.add_argument("--tournament", type=int, help="tournament id (default: the latest)")
+    e.add_argument("--game", type=int, help="only this game (its id, as replay --game takes it)")
+    e.add_argument("--format", choices=("egn", "jsonl"),
+                   help="egn or jsonl (default: egn for an --out ending in .egn, else jsonl)")
     e.add_argument("--out", default="-", help="output file (default stdout)")
     e.set_defaults(run=run_export)
 
@@ -151,10 +161,12 @@ def _toml_keys(path: str) -> set[str]:
         return set(tomllib.load(f))
 
 
-def _require(module: str, extra: str) -> None:
+def _require(module: str, extra: str, flag: str) -> None:
     import importlib.util
+
+    from engine.errors import missing_extra
     if importlib.util.find_spec(module) is None:
-        raise CommandError(f"this needs the {module} package: pip install 'expeditions[{extra}]'")
+        raise CommandError(missing_extra(module, extra, flag))
 
 
 def _runner(config: TournamentConfig, args: argparse.Namespace) -> Runner:
@@ -175,9 +187,9 @@ def _runner(config: TournamentConfig, args: argparse.Namespace) -> Runner:
 
 def run(args: argparse.Namespace) -> int:
     if args.plot:
-        _require("matplotlib", "plot")
+        _require("matplotlib", "plot", "--plot")
     if args.scheduler:
-        _require("distributed", "cluster")
+        _require("distributed", "cluster", "--scheduler")
     _check_outputs(args)
     if args.resume is not None:
         _check_nothing_to_change(args)
@@ -194,6 +206,13 @@ def run(args: argparse.Namespace) -> int:
         if args.concurrency:
             config.concurrency = args.concurrency
         resumed = tid, status
+    if args.transcript is not None:
+        config.transcript = args.transcript
+    if config.transcript:
+        try:
+            Path(config.transcript).mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            raise CommandError(f"transcript directory {config.transcript}: {err.strerror}") from None
     if not args.scheduler:  # a cluster's workers start the bots: what they can run is theirs to check
         _check_bots(config.bots, config.edition, config.limits)
     # The runner first: a cluster that does not answer is named before a tournament is stored.
@@ -342,19 +361,36 @@ def _check_bots(bots: list[BotSpec], edition: str, limits: ResourceLimits) -> No
 
 
 def run_export(args: argparse.Namespace) -> int:
+    from arena.egn import SUFFIX, write_games
+
     store = open_store(args.db)
     try:
-        tid = store.tournament(args.tournament)[0]
+        games = [store.game(args.game)] if args.game is not None else None
+        tid, config, _, _ = store.tournament(store.tournament_of(args.game) if args.game is not None
+                                             else args.tournament)
     except LookupError as err:
         raise CommandError(str(err)) from None
+    form = args.format or ("egn" if args.out.endswith(SUFFIX) else "jsonl")
+    event = "expeditions play" if config.format == PLAYED else f"expeditions arena, tournament {tid}"
+
+    def write(out: IO[str]) -> int:
+        if form == "jsonl" and games is None:
+            return store.export_jsonl(tid, out)
+        chosen = games if games is not None else store.iter_games(tid)
+        if form == "jsonl":
+            out.writelines(json.dumps(g.to_dict(), sort_keys=True) + "\n" for g in chosen)
+            return len(games or [])
+        return write_games(chosen, out, event)
+
     if args.out == "-":
-        count = store.export_jsonl(tid, sys.stdout)
+        count = write(sys.stdout)
     else:
         try:
             f = open(args.out, "w")
         except OSError as err:
             raise CommandError(f"--out {args.out}: {err.strerror}") from None
         with f:
-            count = store.export_jsonl(tid, f)
-    print(f"export: {count} games of tournament {tid}", file=sys.stderr)
+            count = write(f)
+    what = f"game {args.game}" if args.game is not None else f"{count} games of tournament {tid}"
+    print(f"export: {what} as {form}", file=sys.stderr)
     return 0

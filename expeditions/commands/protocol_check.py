@@ -13,7 +13,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                        description="Starts the bot (COMMAND and its arguments, run without a shell) and "
                                    "checks the handshake, options, every edition it claims over many "
                                    "positions and whole games, time limits, stop, isready mid-search, "
-                                   "bad input and quit. Prints a pass/fail table; exits 1 on any failure.",
+                                   "bad input and quit. Each check is required (what the arena needs), "
+                                   "recommended (what a GUI or an analysis needs) or optional (debugging "
+                                   "commands). Prints a table; exits 1 if a check of the --require level "
+                                   "(or a more needed one) failed, and lists the other failures as advice.",
                        epilog="example: expeditions protocol-check -- expeditions bot random")
     p.add_argument("--editions", default=None, help="comma-separated editions to check (default: all it claims)")
     p.add_argument("--positions", type=int, default=30, help="positions per edition (default 30)")
@@ -25,6 +28,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--margin-ms", type=int, default=150, help="allowed overrun of time limits (default 150)")
     p.add_argument("--stop-ms", type=int, default=150, help="allowed delay of the answer to stop (default 150)")
     p.add_argument("--timeout", type=float, default=3.0, help="seconds for replies (default 3)")
+    p.add_argument("--require", choices=("required", "recommended", "optional"), default="required",
+                   help="the level that must pass: required (default: what the arena needs), recommended "
+                        "(also what a GUI needs) or optional (every check)")
     p.add_argument("--log", default=None, metavar="FILE", help="append the bot's stderr to FILE")
     # Not dest "command": that names the subcommand in error messages (expeditions/cli.py).
     p.add_argument("bot_command", metavar="COMMAND", nargs=argparse.REMAINDER,
@@ -33,7 +39,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from protocol.conformance import CheckConfig, format_table, run_checks
+    from protocol.conformance import CheckConfig, format_table, passes, run_checks
 
     argv = list(args.bot_command)
     if argv[:1] == ["--"]:
@@ -59,6 +65,7 @@ def run(args: argparse.Namespace) -> int:
                          margin_ms=args.margin_ms, stop_ms=args.stop_ms, reply_timeout=args.timeout,
                          log_path=args.log)
     print(f"protocol-check: {' '.join(argv)}", flush=True)
-    results = run_checks(config, progress=lambda r: print(f"  {r.status:<4} {r.name}", file=sys.stderr, flush=True))
-    print(format_table(results))
-    return 0 if all(r.passed is not False for r in results) else 1
+    results = run_checks(config, progress=lambda r: print(f"  {r.status:<4} {r.name} ({r.level})", file=sys.stderr,
+                                                          flush=True))
+    print(format_table(results, args.require))
+    return 0 if passes(results, args.require) else 1
