@@ -133,21 +133,27 @@ class TimeControl:
 
 @dataclass
 class ResourceLimits:
-    """Limits applied to every bot process (0 = none)."""
+    """Limits applied to every bot process (0 = none), and how it is confined (arena.sandbox)."""
 
     memory_mb: int = 4096
     cpu_seconds: int = 0
     open_files: int = 256
+    sandbox: str = "auto"
+    """`auto` (Landlock where the kernel offers it, else `folder`), `landlock` or `folder`."""
 
     def __post_init__(self) -> None:
         self.check()
 
     def check(self) -> None:
-        """ValueError naming a negative or non-integer limit."""
+        """ValueError naming a negative or non-integer limit, or an unknown sandbox."""
+        from arena.sandbox import MODES
+
         for name in ("memory_mb", "cpu_seconds", "open_files"):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
                 raise ValueError(f"limits: {name} must be an integer of at least 0 (0: none), got {value!r}")
+        if self.sandbox not in MODES:
+            raise ValueError(f"limits: sandbox must be one of {', '.join(MODES)}, got {self.sandbox!r}")
 
 
 @dataclass

@@ -6,18 +6,21 @@ import os
 import shutil
 import signal
 import sys
+import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import engine
 from arena.config import PLAYED, BotSpec, ResourceLimits, TimeControl, TournamentConfig, builtin_bot, usable_cpus
 from arena.report import LiveReporter, PlainReporter, plot_ratings, standings_text
+from arena.sandbox import MODES, SandboxError, absolute_command, check_hidden, describe, resolve_mode
 from arena.sprt import parse_sprt
 from arena.standings import standings
 from arena.tournament import Progress, Tournament
 from bots.registry import POLICIES
 from expeditions.commands import CommandError
 from expeditions.commands.common import bot_argument, master_seed, open_store, raise_keyboard_interrupt, seed_argument
+from protocol.stderr import LOG_LIMIT
 
 if TYPE_CHECKING:
     from arena.runner import Runner
@@ -59,6 +62,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--resume", nargs="?", const=-1, type=int, metavar="ID",
                    help="continue the latest (or the given) tournament of --db without replaying finished games")
     p.add_argument("--log-dir", help="directory for the bots' stderr logs")
+    p.add_argument("--log-limit", type=int, metavar="KIB", default=LOG_LIMIT // 1024,
+                   help=f"KiB of a bot's stderr kept per game in its log; the rest is discarded with a note "
+                        f"(default {LOG_LIMIT // 1024})")
+    p.add_argument("--sandbox", choices=MODES,
+                   help="how bots are confined: landlock (the kernel denies them the database, the logs and "
+                        "each other's files), folder (only a working folder of their own), auto (landlock "
+                        "where the kernel offers it; the default); see docs/arena.md")
     p.add_argument("--plot", metavar="FILE.png", help="write a PNG of the ratings with intervals")
     p.add_argument("--export", metavar="FILE.jsonl", help="write every game as JSON lines at the end")
     p.add_argument("--processes", action="store_true",
@@ -136,6 +146,8 @@ def build_config(args: argparse.Namespace) -> TournamentConfig:
             config.limits.memory_mb = args.memory_mb
         if args.cpu_seconds is not None:
             config.limits.cpu_seconds = args.cpu_seconds
+        if args.sandbox is not None:
+            config.limits.sandbox = args.sandbox
         if args.sprt:
             config.sprt = parse_sprt(args.sprt)
         config.validate()  # every field, whoever set it: the file, the defaults or the flags above
@@ -165,11 +177,13 @@ def _runner(config: TournamentConfig, args: argparse.Namespace) -> Runner:
         except (OSError, ValueError, RuntimeError) as err:  # no answer, a malformed address, no workers
             raise CommandError(f"--scheduler {args.scheduler}: {err}") from None
     from arena.runner import LocalRunner, ProcessRunner
+    log_limit = args.log_limit * 1024
     if args.processes:
-        return ProcessRunner(config.bots, config.limits, config.concurrency, args.log_dir, pin_cpus=args.pin)
+        return ProcessRunner(config.bots, config.limits, config.concurrency, args.log_dir, pin_cpus=args.pin,
+                             log_limit=log_limit)
     if args.pin:
         raise CommandError("--pin needs --processes (threads of one arena process cannot be pinned apart)")
-    return LocalRunner(config.bots, config.limits, config.concurrency, args.log_dir)
+    return LocalRunner(config.bots, config.limits, config.concurrency, args.log_dir, log_limit)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -192,9 +206,13 @@ def run(args: argparse.Namespace) -> int:
             raise CommandError(f"tournament {tid} is a game played with `expeditions play`: there is nothing to resume")
         if args.concurrency:
             config.concurrency = args.concurrency
+        if args.sandbox is not None:  # how the bots are run, not what the tournament is
+            config.limits.sandbox = args.sandbox
         resumed = tid, status
     if not args.scheduler:  # a cluster's workers start the bots: what they can run is theirs to check
-        _check_bots(config.bots, config.edition, config.limits)
+        mode = _confinement(config, args)
+        _check_bots(config.bots, config.edition, config.limits, mode)
+        print(f"arena: {describe(mode)}", file=sys.stderr)
     # The runner first: a cluster that does not answer is named before a tournament is stored.
     runner = _runner(config, args)
     try:
@@ -302,6 +320,8 @@ def _check_outputs(args: argparse.Namespace) -> None:
         folder = target.parent if str(target.parent) else Path(".")
         if target.is_dir() or not folder.is_dir() or not os.access(folder, os.W_OK):
             raise CommandError(f"{flag} {path}: cannot write there (no such directory, or not writable)")
+    if args.log_limit < 0:
+        raise CommandError(f"--log-limit must be at least 0 KiB, got {args.log_limit}")
     if args.log_dir is not None:
         try:
             Path(args.log_dir).mkdir(parents=True, exist_ok=True)
@@ -309,7 +329,22 @@ def _check_outputs(args: argparse.Namespace) -> None:
             raise CommandError(f"--log-dir {args.log_dir}: {err.strerror}") from None
 
 
-def _check_bots(bots: list[BotSpec], edition: str, limits: ResourceLimits) -> None:
+def _confinement(config: TournamentConfig, args: argparse.Namespace) -> str:
+    """The sandbox mode the bots will run in; under Landlock, CommandError if a bot could still
+    read the database or the logs (they lie in a folder it may read)."""
+    try:
+        mode = resolve_mode(config.limits.sandbox)
+        if mode == "landlock":
+            hidden: dict[str, str] = {"the results database": args.db}
+            if args.log_dir is not None:
+                hidden["the logs"] = args.log_dir
+            check_hidden(hidden, {bot.name: absolute_command(bot.command) for bot in config.bots})
+    except SandboxError as err:
+        raise CommandError(str(err)) from None
+    return mode
+
+
+def _check_bots(bots: list[BotSpec], edition: str, limits: ResourceLimits, mode: str = "folder") -> None:
     """Starts each bot once, as the games will (through the launcher, within the resource
     limits), and names the first that cannot play: a program that does not start, a failed
     handshake, an option it refuses (name or value, e.g. a Hash above the memory limit), an
@@ -324,12 +359,14 @@ def _check_bots(bots: list[BotSpec], edition: str, limits: ResourceLimits) -> No
     def problem(bot: BotSpec) -> str | None:
         if shutil.which(bot.command[0]) is None:
             return f"cannot run {bot.command[0]!r} (not found, or not executable)"
-        try:
-            with Engine.start(launch_argv(bot, limits), options=bot.options) as engine:
-                if edition not in engine.editions:
-                    return f"it does not play {edition} (it plays {', '.join(engine.editions) or 'nothing'})"
-        except EngineError as err:
-            return str(err)
+        with tempfile.TemporaryDirectory(prefix="expeditions-check-") as folder:
+            try:
+                with Engine.start(launch_argv(absolute_command(bot.command), limits, folder, mode),
+                                  options=bot.options) as engine:
+                    if edition not in engine.editions:
+                        return f"it does not play {edition} (it plays {', '.join(engine.editions) or 'nothing'})"
+            except EngineError as err:
+                return str(err)
         return None
 
     with ThreadPoolExecutor(max_workers=min(8, len(bots))) as pool:
