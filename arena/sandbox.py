@@ -165,4 +165,5 @@ def check_hidden(secrets: dict[str, str | Path], bots: dict[str, Sequence[str]])
             folder = exposure(path, readable)
             if folder is not None:
                 raise SandboxError(f"bot {name} could read {what} {path}: it lies in {folder}, which the bot may "
-                                   f"read (the system, Python, or its command's folder); keep it elsewhere")
+                                   f"read (the system, Python, or its command's folder): keep one of them elsewhere, "
+                                   f"or run with --sandbox folder")

@@ -194,7 +194,8 @@ def test_a_bot_that_refuses_its_options_or_the_edition_is_named_before_playing(t
     line = fails(capsys, ["arena", "--bot", "name=g", greedy, "option.Epsilon=500", "--bot", "random",
                           "--db", str(db)])
     assert "bot g: the bot rejected setoption: error option Epsilon: 500 out of range 0..100" in line
-    classic_only = tmp_path / "classic_only.py"
+    classic_only = tmp_path / "bots" / "classic_only.py"  # not beside the database: a bot may read its folder
+    classic_only.parent.mkdir()
     classic_only.write_text(
         "import sys\n"
         "for line in sys.stdin:\n"

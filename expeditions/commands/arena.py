@@ -209,20 +209,21 @@ def run(args: argparse.Namespace) -> int:
         if args.sandbox is not None:  # how the bots are run, not what the tournament is
             config.limits.sandbox = args.sandbox
         resumed = tid, status
+    confinement = "the cluster's workers confine the bots as each can"
     if not args.scheduler:  # a cluster's workers start the bots: what they can run is theirs to check
         mode = _confinement(config, args)
         _check_bots(config.bots, config.edition, config.limits, mode)
-        print(f"arena: {describe(mode)}", file=sys.stderr)
+        confinement = describe(mode)
     # The runner first: a cluster that does not answer is named before a tournament is stored.
     runner = _runner(config, args)
     try:
-        return _play(args, config, runner, store, resumed)
+        return _play(args, config, runner, store, resumed, confinement)
     finally:
         runner.close()
 
 
 def _play(args: argparse.Namespace, config: TournamentConfig, runner: Runner, store: Store | None,
-          resumed: tuple[int, str] | None) -> int:
+          resumed: tuple[int, str] | None, confinement: str = "") -> int:
     """Plays the tournament on `runner` — a new one, or with `resumed` (its id and status) the
     one of `store` — then prints and writes what it found."""
     if resumed is not None:
@@ -246,6 +247,8 @@ def _play(args: argparse.Namespace, config: TournamentConfig, runner: Runner, st
           f"seed={c.seed} {c.time.describe()} concurrency={c.concurrency} db={args.db}")
     print("arena: bots " + ", ".join(f"{b.name}=[{' '.join(b.command)}]{' ' + b.time.describe() if b.time else ''}"
                                      for b in c.bots))
+    if confinement:
+        print(f"arena: {confinement}")
     if c.sprt is not None:
         print(f"arena: SPRT {c.sprt.describe()} bounds {c.sprt.bounds[0]:.2f} {c.sprt.bounds[1]:.2f}")
     reporter = None
@@ -264,8 +267,8 @@ def _play(args: argparse.Namespace, config: TournamentConfig, runner: Runner, st
         outcome = tournament.run(runner, progress)
     except KeyboardInterrupt:
         tournament.stop()
-        print(f"\narena: interrupted; finished games are saved; continue with --resume {tournament.id} "
-              f"--db {args.db}", file=sys.stderr)
+        print(f"\narena: interrupted; the games of every deal played to the end are saved (a deal's games are "
+              f"kept together); continue with --resume {tournament.id} --db {args.db}", file=sys.stderr)
         return 130
     finally:
         signal.signal(signal.SIGTERM, previous)
@@ -273,8 +276,9 @@ def _play(args: argparse.Namespace, config: TournamentConfig, runner: Runner, st
             reporter.close()
     st = standings(outcome.games, tournament.sides)
     print(standings_text(st))
-    print(f"arena: {outcome.status}; {len(outcome.games)} of {outcome.planned} games in {args.db} "
-          f"(tournament {outcome.tournament})")
+    print(f"arena: {outcome.status}; {len(outcome.games) - outcome.unkept} of {outcome.planned} games in {args.db} "
+          f"(tournament {outcome.tournament})"
+          + (f"; {outcome.unkept} games of deals left unfinished are not kept" if outcome.unkept else ""))
     if outcome.dropped:
         print(f"arena: dropped after repeated failures: {', '.join(outcome.dropped)}")
     written = True
