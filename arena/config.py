@@ -261,6 +261,9 @@ class TournamentConfig:
                 raw = dict(tomllib.load(f))
             except tomllib.TOMLDecodeError as err:
                 raise ValueError(f"{path}: not TOML: {err}") from None
+            except UnicodeDecodeError as err:  # TOML is UTF-8 text
+                raise ValueError(f"{path}: not UTF-8 text (byte {err.start} is {err.object[err.start]:#04x}); "
+                                 f"a tournament file is TOML, in UTF-8") from None
         if "bots" not in raw:
             raise ValueError(f"{path}: no [[bots]] tables")
         if not isinstance(raw["bots"], list) or not all(isinstance(b, dict) for b in raw["bots"]):

@@ -97,6 +97,21 @@ def test_tournament_files_name_the_key_at_fault(tmp_path, capsys, text, message)
     assert not (tmp_path / "a.sqlite").exists()
 
 
+def test_a_tournament_file_that_is_not_utf8_is_named(tmp_path, capsys):
+    path = tmp_path / "t.toml"
+    path.write_bytes('edition = "classic"\n# r\u00e9sum\u00e9 in Latin-1\n'.encode("latin-1") + BOT_TABLES.encode())
+    line = fails(capsys, ["arena", str(path), "--db", str(tmp_path / "a.sqlite")])
+    assert f"{path}: not UTF-8 text" in line
+    assert not (tmp_path / "a.sqlite").exists()
+
+
+def test_an_unknown_sandbox_in_a_file_is_named(tmp_path, capsys):
+    path = tmp_path / "t.toml"
+    path.write_text('edition = "classic"\n[limits]\nsandbox = "jail"\n' + BOT_TABLES)
+    line = fails(capsys, ["arena", str(path), "--db", str(tmp_path / "a.sqlite")])
+    assert "limits: sandbox must be one of auto, landlock, folder, got 'jail'" in line
+
+
 def test_a_well_formed_file_still_reads():
     """The checks above refuse only what is wrong: the documented format reads as before."""
     import tempfile
