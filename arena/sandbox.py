@@ -96,15 +96,17 @@ def absolute_command(command: Sequence[str], base: str | Path | None = None) -> 
 
 def command_folders(command: Sequence[str]) -> list[Path]:
     """The folders of the files a (absolute) command names: its program (found on PATH) and every
-    argument that is an existing path (a file's folder, or the folder itself)."""
+    absolute path among its arguments (a folder, or the existing folder of a file)."""
     found = []
     program = shutil.which(command[0]) if command else None
     if program is not None:
         found.append(Path(program).resolve().parent)
     for arg in command[1:]:
-        if os.path.isabs(arg) and os.path.exists(arg):
+        if os.path.isabs(arg):
             path = Path(arg).resolve()
-            found.append(path if path.is_dir() else path.parent)
+            folder = path if path.is_dir() else path.parent  # a file's, even one still to be made
+            if folder.is_dir():
+                found.append(folder)
     return list(dict.fromkeys(found))
 
 
@@ -143,7 +145,7 @@ def listed_folders() -> list[Path]:
 
 def read_folders(command: Sequence[str]) -> list[Path]:
     """Everything a bot started by `command` (absolute) may read under Landlock."""
-    system = [Path(p) for p in SYSTEM_FOLDERS if os.path.isdir(p)]
+    system = [Path(p) for p in SYSTEM_FOLDERS if os.path.exists(p)]
     return list(dict.fromkeys([*system, *python_folders(), *command_folders(command)]))
 
 

@@ -99,6 +99,9 @@ class AlreadyRecordedError(ExpeditionsError):
     """A planned game of the tournament is in the database already."""
 
 
+SQLITE_NOTADB = 26
+"""SQLite's error code for a file that is not a database."""
+
 LOCK_RECORD = 128
 """Bytes per tournament in the lock file: the lock's range, holding who holds it."""
 
@@ -114,14 +117,20 @@ class Store:
         self._claims: dict[int, int] = {}
         self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         try:
-            # a file that is not SQLite at all fails here with sqlite3's own "file is not a database"
-            tables = {row[0] for row in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            try:
+                tables = {row[0] for row in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            except sqlite3.DatabaseError as err:
+                if getattr(err, "sqlite_errorcode", SQLITE_NOTADB) == SQLITE_NOTADB:
+                    raise  # not SQLite at all: sqlite3's own "file is not a database"
+                with self._reading():
+                    raise
             if tables and "tournament" not in tables:  # another program's database: change nothing in it
                 raise ForeignDatabaseError(f"it holds other tables ({', '.join(sorted(tables))}), not results")
             with self._reading():  # before the first write: a damaged file is left as it is
-                problems = [row[0] for row in self._db.execute("PRAGMA quick_check(3)")]
-                if problems != ["ok"]:
-                    raise DamagedDatabaseError(self._damage("; ".join(problems)))
+                found = [str(row[0]) for row in self._db.execute("PRAGMA quick_check(3)")]
+                if found != ["ok"]:
+                    problems = [line for text in found for line in text.splitlines() if not line.startswith("***")]
+                    raise DamagedDatabaseError(self._damage(problems[0] + (", and more" if len(problems) > 1 else "")))
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.execute("PRAGMA foreign_keys=ON")

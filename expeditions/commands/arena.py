@@ -204,6 +204,7 @@ def run(args: argparse.Namespace) -> int:
             raise CommandError(str(err)) from None
         if config.format == PLAYED:
             raise CommandError(f"tournament {tid} is a game played with `expeditions play`: there is nothing to resume")
+        store.claim(tid)  # before anything is started: another arena playing it is named at once
         if args.concurrency:
             config.concurrency = args.concurrency
         if args.sandbox is not None:  # how the bots are run, not what the tournament is
