@@ -16,10 +16,6 @@ from collections.abc import Iterable
 from pathlib import Path
 
 
-class LandlockError(OSError):
-    """The kernel offers no Landlock, or refused a step of the confinement."""
-
-
 _SYSCALL_CREATE, _SYSCALL_ADD_RULE, _SYSCALL_RESTRICT = 444, 445, 446  # the same on every Linux architecture
 _CREATE_RULESET_VERSION = 1
 _RULE_PATH_BENEATH = 1
@@ -67,10 +63,11 @@ def confine(read: Iterable[str | Path], write: Iterable[str | Path], listed: Ite
     """Restricts this process and its future children (Landlock): read and execute beneath `read`,
     everything beneath `write`, list the folders beneath `listed` (names only), read and write
     the files of `devices`; no TCP, no signal or abstract socket outside. Returns the ABI used;
-    LandlockError if the kernel refuses."""
+    OSError if the kernel refuses (this module imports nothing of the project, so raises no
+    error of its own)."""
     abi = landlock_abi()
     if abi < 1:
-        raise LandlockError("this kernel offers no Landlock")
+        raise OSError("this kernel offers no Landlock")
     fs = _FS_V1 | (_REFER if abi >= 2 else 0) | (_TRUNCATE if abi >= 3 else 0) | (_IOCTL_DEV if abi >= 5 else 0)
     attr = _RulesetAttr(fs, _NET_BIND_TCP | _NET_CONNECT_TCP if abi >= 4 else 0,
                         _SCOPE_ABSTRACT_UNIX_SOCKET | _SCOPE_SIGNAL if abi >= 6 else 0)
@@ -78,7 +75,7 @@ def confine(read: Iterable[str | Path], write: Iterable[str | Path], listed: Ite
     call = _syscall()
     ruleset = int(call(_SYSCALL_CREATE, ctypes.byref(attr), ctypes.c_size_t(size), ctypes.c_uint32(0)))
     if ruleset < 0:
-        raise LandlockError(f"landlock: cannot create a ruleset ({os.strerror(ctypes.get_errno())})")
+        raise OSError(f"landlock: cannot create a ruleset ({os.strerror(ctypes.get_errno())})")
     try:
         device_rights = _READ_FILE | _WRITE_FILE | _READ_DIR | (_TRUNCATE | _IOCTL_DEV) & fs
         for paths, rights in ((read, READ), (write, fs), (listed, _READ_DIR), (devices, device_rights)):
@@ -86,9 +83,9 @@ def confine(read: Iterable[str | Path], write: Iterable[str | Path], listed: Ite
                 _add_rule(call, ruleset, str(path), rights)
         libc = ctypes.CDLL(None, use_errno=True)
         if libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
-            raise LandlockError(f"landlock: no_new_privs refused ({os.strerror(ctypes.get_errno())})")
+            raise OSError(f"landlock: no_new_privs refused ({os.strerror(ctypes.get_errno())})")
         if call(_SYSCALL_RESTRICT, ctypes.c_int(ruleset), ctypes.c_uint32(0)) != 0:
-            raise LandlockError(f"landlock: cannot restrict the process ({os.strerror(ctypes.get_errno())})")
+            raise OSError(f"landlock: cannot restrict the process ({os.strerror(ctypes.get_errno())})")
     finally:
         os.close(ruleset)
     return abi
@@ -105,6 +102,6 @@ def _add_rule(call: ctypes._CFuncPtr, ruleset: int, path: str, rights: int) -> N
         rule = _PathBeneathAttr(rights, fd)
         if call(_SYSCALL_ADD_RULE, ctypes.c_int(ruleset), ctypes.c_int(_RULE_PATH_BENEATH), ctypes.byref(rule),
                 ctypes.c_uint32(0)) != 0:
-            raise LandlockError(f"landlock: cannot grant {path} ({os.strerror(ctypes.get_errno())})")
+            raise OSError(f"landlock: cannot grant {path} ({os.strerror(ctypes.get_errno())})")
     finally:
         os.close(fd)

@@ -64,13 +64,13 @@ def main(argv: list[str] | None = None) -> int:
         for name in ("HOME", "TMPDIR", "TMP", "TEMP"):
             os.environ[name] = args.workdir
     if args.landlock:
-        from arena.landlock import LandlockError, confine
+        from arena.landlock import confine
 
         if not args.workdir:
             parser.error("--landlock needs --workdir")
         try:
             confine([*args.read, f"/proc/{os.getpid()}"], [args.workdir], args.list)  # the bot keeps this pid
-        except LandlockError as err:
+        except OSError as err:
             print(f"arena.launch: cannot confine the bot: {err}", file=sys.stderr)
             return 126
     try:

@@ -24,7 +24,7 @@ from __future__ import annotations
 import os
 import shutil
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from arena.landlock import landlock_abi
@@ -158,7 +158,7 @@ def exposure(secret: str | Path, readable: Iterable[Path]) -> Path | None:
     return None
 
 
-def check_hidden(secrets: dict[str, str | Path], bots: dict[str, Sequence[str]]) -> None:
+def check_hidden(secrets: Mapping[str, str | Path], bots: Mapping[str, Sequence[str]]) -> None:
     """SandboxError naming the first of `secrets` (a description per path) that a bot (its
     absolute command per name) could read under Landlock."""
     for name, command in bots.items():
