@@ -134,21 +134,27 @@ class TimeControl:
 
 @dataclass
 class ResourceLimits:
-    """Limits applied to every bot process (0 = none)."""
+    """Limits applied to every bot process (0 = none), and how it is confined (arena.sandbox)."""
 
     memory_mb: int = 4096
     cpu_seconds: int = 0
     open_files: int = 256
+    sandbox: str = "auto"
+    """`auto` (Landlock where the kernel offers it, else `folder`), `landlock` or `folder`."""
 
     def __post_init__(self) -> None:
         self.check()
 
     def check(self) -> None:
-        """ValueError naming a negative or non-integer limit."""
+        """ValueError naming a negative or non-integer limit, or an unknown sandbox."""
+        from arena.sandbox import MODES
+
         for name in ("memory_mb", "cpu_seconds", "open_files"):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
                 raise ValueError(f"limits: {name} must be an integer of at least 0 (0: none), got {value!r}")
+        if self.sandbox not in MODES:
+            raise ValueError(f"limits: sandbox must be one of {', '.join(MODES)}, got {self.sandbox!r}")
 
 
 @dataclass
@@ -265,6 +271,9 @@ class TournamentConfig:
                 raw = dict(tomllib.load(f))
             except tomllib.TOMLDecodeError as err:
                 raise ValueError(f"{path}: not TOML: {err}") from None
+            except UnicodeDecodeError as err:  # TOML is UTF-8 text
+                raise ValueError(f"{path}: not UTF-8 text (byte {err.start} is {err.object[err.start]:#04x}); "
+                                 f"a tournament file is TOML, in UTF-8") from None
         if "bots" not in raw:
             raise ValueError(f"{path}: no [[bots]] tables")
         if not isinstance(raw["bots"], list) or not all(isinstance(b, dict) for b in raw["bots"]):

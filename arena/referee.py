@@ -121,6 +121,8 @@ def play_game(setup: GameSetup, acquire: Callable[[int], Engine], release: Calla
             try:
                 engines[seat] = acquire(bot)
                 healthy[seat] = True
+                engines[seat].log_section(f"game {setup.index} (deal {setup.deal}, rotation {setup.rotation}), "
+                                          f"seat {seat}")
                 if setup.transcript_dir:
                     transcripts[seat] = _transcript(setup, seat, engines[seat], record.started, started)
                 engines[seat].new_game(setup.edition, setup.options, state.num_seats, seat)

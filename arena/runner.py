@@ -18,6 +18,7 @@ from arena.pool import BotPool
 from arena.record import GameRecord
 from arena.referee import GameSetup, play_game
 from protocol.local import PROJECT_ROOT
+from protocol.stderr import LOG_LIMIT
 
 
 class Runner(Protocol):
@@ -45,8 +46,8 @@ class LocalRunner(_FuturesRunner):
     """Games in threads of this process; bot processes from one shared pool."""
 
     def __init__(self, bots: list[BotSpec], limits: ResourceLimits, concurrency: int,
-                 log_dir: str | Path | None = None) -> None:
-        self.pool = BotPool(bots, limits, log_dir)
+                 log_dir: str | Path | None = None, log_limit: int = LOG_LIMIT) -> None:
+        self.pool = BotPool(bots, limits, log_dir, log_limit)
         self.slots = concurrency
         # The executor's threads live as long as the tournament: bots are started from them, and
         # a bot is killed when the thread that started it ends (arena.launch, PR_SET_PDEATHSIG).
@@ -72,7 +73,7 @@ class ProcessRunner(_FuturesRunner):
     """
 
     def __init__(self, bots: list[BotSpec], limits: ResourceLimits, workers: int,
-                 log_dir: str | Path | None = None, pin_cpus: bool = False) -> None:
+                 log_dir: str | Path | None = None, pin_cpus: bool = False, log_limit: int = LOG_LIMIT) -> None:
         import multiprocessing
 
         self.slots = workers
@@ -85,7 +86,7 @@ class ProcessRunner(_FuturesRunner):
         pin = context.Value("i", 0) if pin_cpus and hasattr(os, "sched_setaffinity") else None
         self._executor = cf.ProcessPoolExecutor(
             max_workers=workers, mp_context=context, initializer=_worker_start,
-            initargs=(bots, limits, None if log_dir is None else str(log_dir), os.getpid(), pin))
+            initargs=(bots, limits, None if log_dir is None else str(log_dir), os.getpid(), pin, log_limit))
         self._submitted: list[cf.Future] = []
 
     def submit(self, setup: GameSetup, dropped: frozenset[int]) -> cf.Future:
@@ -111,7 +112,7 @@ cross-process locks held, and the arena's shutdown then waits forever)."""
 
 
 def _worker_start(bots: list[BotSpec], limits: ResourceLimits, log_dir: str | None, parent: int,
-                  pin: Any = None) -> None:
+                  pin: Any = None, log_limit: int = LOG_LIMIT) -> None:
     """Runs once in each worker process."""
     import multiprocessing.util
     import signal
@@ -128,7 +129,7 @@ def _worker_start(bots: list[BotSpec], limits: ResourceLimits, log_dir: str | No
         cpus = sorted(os.sched_getaffinity(0))
         os.sched_setaffinity(0, {cpus[number % len(cpus)]})  # the bots started here inherit it
     logs = None if log_dir is None else Path(log_dir) / f"worker-{os.getpid()}"
-    _worker_pool = BotPool(bots, limits, logs)
+    _worker_pool = BotPool(bots, limits, logs, log_limit)
     # run when the worker ends normally (multiprocessing exits with os._exit, skipping atexit)
     multiprocessing.util.Finalize(_worker_pool, _worker_pool.close, exitpriority=10)
 

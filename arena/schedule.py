@@ -88,6 +88,15 @@ class Schedule:
     def __iter__(self) -> Iterator[PlannedGame]:
         return (self.game(i) for i in range(self.total()))
 
+    def games_of_deal(self, deal: int) -> range:
+        """Indices of every game dealt from deal number `deal`: each group plays it once per rotation.
+
+        >>> list(Schedule(num_bots=3, sides=2, format="round-robin", deals=2, master_seed=7).games_of_deal(1))
+        [6, 7, 8, 9, 10, 11]
+        """
+        size = self.sides * len(self.groups)
+        return range(deal * size, (deal + 1) * size)
+
     def pair_of(self, index: int) -> tuple[int, ...]:
         """Indices of the games that share this game's deal and group (its duplicate set)."""
         first = index - index % self.sides

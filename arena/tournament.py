@@ -1,5 +1,10 @@
-"""Runs a tournament: plays the planned games not yet in the database, records each one as it
-ends, stops early on an SPRT decision, and reports progress.
+"""Runs a tournament: plays the planned games not yet in the database, records them, stops early
+on an SPRT decision, and reports progress.
+
+A deal's games are recorded together once all of them are over (every group, every rotation):
+a record shows the deal's hidden parts (hands, the draw pile), so none reaches the database while
+a game of that deal may still be played. A run cut short keeps the deals it finished; a resume
+plays the others whole. One arena at a time plays a tournament (`Store.claim`).
 
 >>> # see tests/test_arena.py for tournaments with real bot processes
 """
@@ -47,6 +52,8 @@ class Outcome:
     status: str
     dropped: list[str] = field(default_factory=list)
     sprt: str | None = None
+    unkept: int = 0
+    """Games played but not recorded: their deals have games left (stopped by SPRT)."""
 
 
 class Tournament:
@@ -83,10 +90,21 @@ class Tournament:
         return [self.config.seat_time(bot) for bot in planned.seat_bots(self.sides)]
 
     def run(self, runner: Runner, on_progress: Callable[[Progress], None] | None = None) -> Outcome:
+        """Plays what is missing (TournamentBusyError if another arena plays this tournament)."""
+        self.store.claim(self.id)
+        try:
+            return self._run(runner, on_progress)
+        finally:
+            self.store.release(self.id)
+
+    def _run(self, runner: Runner, on_progress: Callable[[Progress], None] | None) -> Outcome:
         c = self.config
         games = self.store.games(self.id)
         finished = {g.index for g in games}
         pending = [g for g in self.schedule if g.index not in finished]
+        unplayed = {d: sum(i not in finished for i in self.schedule.games_of_deal(d)) for d in range(c.deals)}
+        held: dict[int, list[GameRecord]] = defaultdict(list)
+        """Finished games of the deals that still have games to play: not in the database yet."""
         failures_in_a_row: dict[str, int] = defaultdict(int)
         dropped: set[int] = set()
         names = [b.name for b in c.bots]
@@ -105,7 +123,10 @@ class Tournament:
                     if self._stop.is_set():
                         break
                     record = runner.result(future)
-                    self.store.record_game(self.id, record)
+                    held[planned.deal].append(record)
+                    unplayed[planned.deal] -= 1
+                    if unplayed[planned.deal] == 0:
+                        self.store.record_games(self.id, sorted(held.pop(planned.deal), key=lambda g: g.index))
                     games.append(record)
                     self._track_failures(record, failures_in_a_row, dropped, names)
                     llr = None
@@ -128,7 +149,8 @@ class Tournament:
             raise
         finally:
             self.store.set_status(self.id, status, note=", ".join(f"dropped {names[b]}" for b in sorted(dropped)))
-        return Outcome(self.id, games, self.schedule.total(), status, [names[b] for b in sorted(dropped)], decision)
+        return Outcome(self.id, games, self.schedule.total(), status, [names[b] for b in sorted(dropped)], decision,
+                       sum(len(h) for h in held.values()))
 
     def _track_failures(self, record: GameRecord, in_a_row: dict[str, int], dropped: set[int],
                         names: list[str]) -> None:

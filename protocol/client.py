@@ -5,7 +5,7 @@ bot's stdout itself with `poll` and deadlines (a reader thread would add a threa
 of microseconds, to every round trip); writes are non-blocking and drain the bot's output while
 they wait, so neither side can block the other on a full pipe. Every failure is a typed error
 (`protocol.errors`). The bot runs from an argv list (never a shell) in its own process group;
-its stderr goes straight to a log file.
+its stderr is read by a thread of its own into a bounded log (`protocol.stderr`).
 
 >>> from protocol.limits import Limits
 >>> from protocol.local import builtin_bot, child_env
@@ -27,20 +27,19 @@ import re
 import select
 import signal
 import subprocess
-import tempfile
 import threading
 import time
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO
 
 import engine
 from protocol.limits import Limits
 from protocol.policy import PolicyOption
 from protocol.pipes import read_within, write_some
 from protocol.transcript import Transcript
+from protocol.stderr import DRAIN, LOG_LIMIT, StderrLog
 from protocol.errors import (EngineError, EngineTerminatedError, EngineTimeoutError, ProtocolError,
                              SearchRejectedError)
 from protocol.messages import (MAX_LINE_BYTES, REQUEST_LEGAL, Info, MessageError, format_gameover, format_go,
@@ -139,7 +138,8 @@ class Search:
         """Blocks until `bestmove` (EngineTimeoutError after `timeout` seconds; the search stays
         open, so the caller may `stop()` and wait again)."""
         deadline = None if timeout is None else time.perf_counter() + timeout
-        self._engine._pump(lambda: self.done, deadline, "bestmove")
+        # the time named in a timeout is the whole search's (a wait may follow an earlier one)
+        self._engine._pump(lambda: self.done, deadline, "bestmove", since=self.started)
         if self.error is not None:
             raise self.error
         assert self.result is not None
@@ -166,12 +166,10 @@ class _Handshake:
 class Engine:
     """A running UEI bot. Create with `Engine.start(argv)`; use as a context manager."""
 
-    def __init__(self, process: subprocess.Popen, log: IO[bytes], log_path: Path | None,
-                 *, strict: bool = True) -> None:
+    def __init__(self, process: subprocess.Popen, log: StderrLog, *, strict: bool = True) -> None:
         self.process = process
-        self.log_path = log_path
-        """Where the bot's stderr goes (None: an anonymous temporary file)."""
-        self._log = log
+        self.log = log
+        """Where the bot's stderr goes: its file (`log.path`, None: none) and its latest lines."""
         self.strict = strict
         """Whether a line that is not UEI raises ProtocolError (otherwise it is logged and skipped)."""
         # the bot is started with stdin and stdout piped
@@ -209,9 +207,11 @@ class Engine:
     def start(cls, argv: Sequence[str], *, timeout: float = HANDSHAKE_TIMEOUT, log_path: str | Path | None = None,
               env: Mapping[str, str] | None = None, cwd: str | Path | None = None,
               options: Mapping[str, object] | None = None, strict: bool = True,
-              transcript: Transcript | None = None, reply_timeout: float | None = None) -> Engine:
+              transcript: Transcript | None = None, reply_timeout: float | None = None,
+              log_limit: int = LOG_LIMIT) -> Engine:
         """Starts `argv` (a list; no shell), handshakes within `timeout` seconds and sets `options`.
         `reply_timeout` (default REPLY_TIMEOUT) bounds the wait for `readyok` and debug replies.
+        The bot's stderr goes to `log_path` (at most `log_limit` bytes a section, `log_section`).
 
         Raises EngineTerminatedError if it cannot start or exits, EngineTimeoutError if it does not
         finish the handshake in time, ProtocolError on output that is not UEI.
@@ -221,16 +221,18 @@ class Engine:
         argv = [os.fspath(a) for a in argv]
         if not argv:
             raise ValueError("argv is empty")
-        path = Path(log_path) if log_path is not None else None
-        log: IO[bytes] = open(path, "a+b") if path is not None else tempfile.TemporaryFile(prefix="uei-")
+        log = StderrLog(log_path, log_limit)
         try:
-            process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log,
+            process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                        env=dict(env) if env is not None else None, cwd=cwd,
                                        start_new_session=True, bufsize=0)
         except OSError as err:
             log.close()
             raise EngineTerminatedError(f"cannot start {argv[0]!r}: {err}") from err
-        bot = cls(process, log, path, strict=strict)
+        assert process.stderr is not None  # piped above
+        DRAIN.add(os.dup(process.stderr.fileno()), log)  # the drain owns (and closes) its copy
+        process.stderr.close()
+        bot = cls(process, log, strict=strict)
         bot.transcript = transcript
         if reply_timeout is not None:
             bot.reply_timeout = reply_timeout
@@ -248,6 +250,15 @@ class Engine:
 
     def __exit__(self, *exc: object) -> None:
         self.quit()
+
+    @property
+    def log_path(self) -> Path | None:
+        """The file of the bot's stderr (None: kept in memory only, its latest lines)."""
+        return self.log.path
+
+    def log_section(self, title: str) -> None:
+        """Starts a section of the bot's log (the arena's: one per game), with its own size limit."""
+        self.log.section(title)
 
     @property
     def pid(self) -> int:
@@ -293,7 +304,7 @@ class Engine:
                         pipe.close()
                 except OSError:
                     pass
-            self._log.close()
+            self.log.close()
         return self.process.returncode
 
     close = quit
@@ -588,15 +599,11 @@ class Engine:
                             self._consumer.release()
 
     def stderr_tail(self, lines: int = 10) -> str:
-        """The last lines the bot wrote to stderr."""
-        try:
-            self._log.flush()
-            fd = self._log.fileno()
-            size = os.fstat(fd).st_size
-            data = os.pread(fd, min(size, 8192), max(0, size - 8192))
-        except (OSError, ValueError):
-            return ""
-        return "\n".join(data.decode("utf-8", "replace").splitlines()[-lines:])
+        """The last lines the bot wrote to stderr (waiting a moment for the last ones of a bot
+        that has exited)."""
+        if self.process.poll() is not None:
+            self.log.ended.wait(0.5)
+        return self.log.tail(lines)
 
     def _terminated(self, what: str) -> EngineTerminatedError:
         try:
@@ -646,9 +653,11 @@ class Engine:
                 # poll takes whole milliseconds: round up so a deadline is never cut short
                 self._reader.poll(None if remaining is None else max(0, int(remaining * 1000) + 1))
 
-    def _pump(self, done: Callable[[], bool], deadline: float | None, waiting_for: str) -> None:
-        """Handles arriving lines until `done()`; raises on end of file, garbage or the deadline."""
-        started = time.perf_counter()
+    def _pump(self, done: Callable[[], bool], deadline: float | None, waiting_for: str,
+              since: float | None = None) -> None:
+        """Handles arriving lines until `done()`; raises on end of file, garbage or the deadline
+        (naming the time waited `since` then: default now)."""
+        started = time.perf_counter() if since is None else since
         with self._consumer:
             while not done():
                 if self._closed:
@@ -656,7 +665,7 @@ class Engine:
                 try:
                     line = self._next_line(deadline)
                 except EngineTimeoutError:
-                    waited = (deadline or started) - started
+                    waited = max(0.0, (deadline or started) - started)
                     raise EngineTimeoutError(f"no {waiting_for} within {waited:.3g} s") from None
                 if line is None:
                     raise self._terminated(f"the bot exited while waiting for {waiting_for}")

@@ -97,6 +97,21 @@ def test_tournament_files_name_the_key_at_fault(tmp_path, capsys, text, message)
     assert not (tmp_path / "a.sqlite").exists()
 
 
+def test_a_tournament_file_that_is_not_utf8_is_named(tmp_path, capsys):
+    path = tmp_path / "t.toml"
+    path.write_bytes('edition = "classic"\n# r\u00e9sum\u00e9 in Latin-1\n'.encode("latin-1") + BOT_TABLES.encode())
+    line = fails(capsys, ["arena", str(path), "--db", str(tmp_path / "a.sqlite")])
+    assert f"{path}: not UTF-8 text" in line
+    assert not (tmp_path / "a.sqlite").exists()
+
+
+def test_an_unknown_sandbox_in_a_file_is_named(tmp_path, capsys):
+    path = tmp_path / "t.toml"
+    path.write_text('edition = "classic"\n[limits]\nsandbox = "jail"\n' + BOT_TABLES)
+    line = fails(capsys, ["arena", str(path), "--db", str(tmp_path / "a.sqlite")])
+    assert "limits: sandbox must be one of auto, landlock, folder, got 'jail'" in line
+
+
 def test_a_well_formed_file_still_reads():
     """The checks above refuse only what is wrong: the documented format reads as before."""
     import tempfile
@@ -194,7 +209,8 @@ def test_a_bot_that_refuses_its_options_or_the_edition_is_named_before_playing(t
     line = fails(capsys, ["arena", "--bot", "name=g", greedy, "option.Epsilon=500", "--bot", "random",
                           "--db", str(db)])
     assert "bot g: the bot rejected setoption: error option Epsilon: 500 out of range 0..100" in line
-    classic_only = tmp_path / "classic_only.py"
+    classic_only = tmp_path / "bots" / "classic_only.py"  # not beside the database: a bot may read its folder
+    classic_only.parent.mkdir()
     classic_only.write_text(
         "import sys\n"
         "for line in sys.stdin:\n"

@@ -75,6 +75,9 @@ def test_broken_bots_fail_with_a_clear_reason(bot: str, failing: str, reason: st
     table = rows(done.stdout)
     status, detail = table[failing]
     assert status == "FAIL" and reason in detail, done.stdout
+    if reason == "no bestmove within":  # the time waited, as given: never a negative one
+        waited = float(detail.split(reason, 1)[1].split()[0])
+        assert waited >= 0.2, detail
     assert table["handshake"][0] == "pass"  # the fault is named, not a failure to start
     assert done.stdout.splitlines()[-1].startswith(f"FAIL ({level} level)")
 

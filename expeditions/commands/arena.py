@@ -7,6 +7,7 @@ import os
 import shutil
 import signal
 import sys
+import tempfile
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
@@ -14,12 +15,14 @@ import engine
 from arena.config import PLAYED, BotSpec, ResourceLimits, TimeControl, TournamentConfig, builtin_bot, usable_cpus
 from arena.report import LiveReporter, PlainReporter, plot_ratings, standings_text
 from arena.timing import timing_rows, timing_text
+from arena.sandbox import MODES, SandboxError, absolute_command, check_hidden, describe, resolve_mode
 from arena.sprt import parse_sprt
 from arena.standings import standings
 from arena.tournament import Progress, Tournament
 from bots.registry import POLICIES
 from expeditions.commands import CommandError
 from expeditions.commands.common import bot_argument, master_seed, open_store, raise_keyboard_interrupt, seed_argument
+from protocol.stderr import LOG_LIMIT
 
 if TYPE_CHECKING:
     from arena.runner import Runner
@@ -64,6 +67,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--transcript", metavar="DIR",
                    help="write every line between the referee and each bot, timestamped, to DIR: a file per "
                         "game and seat, named in a failed game's termination reason (like cutechess's -debug)")
+    p.add_argument("--log-limit", type=int, metavar="KIB", default=LOG_LIMIT // 1024,
+                   help=f"KiB of a bot's stderr kept per game in its log; the rest is discarded with a note "
+                        f"(default {LOG_LIMIT // 1024})")
+    p.add_argument("--sandbox", choices=MODES,
+                   help="how bots are confined: landlock (the kernel denies them the database, the logs and "
+                        "each other's files), folder (only a working folder of their own), auto (landlock "
+                        "where the kernel offers it; the default); see docs/arena.md")
     p.add_argument("--plot", metavar="FILE.png", help="write a PNG of the ratings with intervals")
     p.add_argument("--export", metavar="FILE.jsonl", help="write every game as JSON lines at the end")
     p.add_argument("--processes", action="store_true",
@@ -147,6 +157,8 @@ def build_config(args: argparse.Namespace) -> TournamentConfig:
             config.limits.memory_mb = args.memory_mb
         if args.cpu_seconds is not None:
             config.limits.cpu_seconds = args.cpu_seconds
+        if args.sandbox is not None:
+            config.limits.sandbox = args.sandbox
         if args.sprt:
             config.sprt = parse_sprt(args.sprt)
         config.validate()  # every field, whoever set it: the file, the defaults or the flags above
@@ -178,11 +190,13 @@ def _runner(config: TournamentConfig, args: argparse.Namespace) -> Runner:
         except (OSError, ValueError, RuntimeError) as err:  # no answer, a malformed address, no workers
             raise CommandError(f"--scheduler {args.scheduler}: {err}") from None
     from arena.runner import LocalRunner, ProcessRunner
+    log_limit = args.log_limit * 1024
     if args.processes:
-        return ProcessRunner(config.bots, config.limits, config.concurrency, args.log_dir, pin_cpus=args.pin)
+        return ProcessRunner(config.bots, config.limits, config.concurrency, args.log_dir, pin_cpus=args.pin,
+                             log_limit=log_limit)
     if args.pin:
         raise CommandError("--pin needs --processes (threads of one arena process cannot be pinned apart)")
-    return LocalRunner(config.bots, config.limits, config.concurrency, args.log_dir)
+    return LocalRunner(config.bots, config.limits, config.concurrency, args.log_dir, log_limit)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -203,8 +217,11 @@ def run(args: argparse.Namespace) -> int:
             raise CommandError(str(err)) from None
         if config.format == PLAYED:
             raise CommandError(f"tournament {tid} is a game played with `expeditions play`: there is nothing to resume")
+        store.claim(tid)  # before anything is started: another arena playing it is named at once
         if args.concurrency:
             config.concurrency = args.concurrency
+        if args.sandbox is not None:  # how the bots are run, not what the tournament is
+            config.limits.sandbox = args.sandbox
         resumed = tid, status
     if args.transcript is not None:
         config.transcript = args.transcript
@@ -213,18 +230,21 @@ def run(args: argparse.Namespace) -> int:
             Path(config.transcript).mkdir(parents=True, exist_ok=True)
         except OSError as err:
             raise CommandError(f"transcript directory {config.transcript}: {err.strerror}") from None
+    confinement = "the cluster's workers confine the bots as each can"
     if not args.scheduler:  # a cluster's workers start the bots: what they can run is theirs to check
-        _check_bots(config.bots, config.edition, config.limits)
+        mode = _confinement(config, args)
+        _check_bots(config.bots, config.edition, config.limits, mode)
+        confinement = describe(mode)
     # The runner first: a cluster that does not answer is named before a tournament is stored.
     runner = _runner(config, args)
     try:
-        return _play(args, config, runner, store, resumed)
+        return _play(args, config, runner, store, resumed, confinement)
     finally:
         runner.close()
 
 
 def _play(args: argparse.Namespace, config: TournamentConfig, runner: Runner, store: Store | None,
-          resumed: tuple[int, str] | None) -> int:
+          resumed: tuple[int, str] | None, confinement: str = "") -> int:
     """Plays the tournament on `runner` — a new one, or with `resumed` (its id and status) the
     one of `store` — then prints and writes what it found."""
     if resumed is not None:
@@ -248,6 +268,8 @@ def _play(args: argparse.Namespace, config: TournamentConfig, runner: Runner, st
           f"seed={c.seed} {c.time.describe()} concurrency={c.concurrency} db={args.db}")
     print("arena: bots " + ", ".join(f"{b.name}=[{' '.join(b.command)}]{' ' + b.time.describe() if b.time else ''}"
                                      for b in c.bots))
+    if confinement:
+        print(f"arena: {confinement}")
     if c.sprt is not None:
         print(f"arena: SPRT {c.sprt.describe()} bounds {c.sprt.bounds[0]:.2f} {c.sprt.bounds[1]:.2f}")
     reporter = None
@@ -266,8 +288,8 @@ def _play(args: argparse.Namespace, config: TournamentConfig, runner: Runner, st
         outcome = tournament.run(runner, progress)
     except KeyboardInterrupt:
         tournament.stop()
-        print(f"\narena: interrupted; finished games are saved; continue with --resume {tournament.id} "
-              f"--db {args.db}", file=sys.stderr)
+        print(f"\narena: interrupted; the games of every deal played to the end are saved (a deal's games are "
+              f"kept together); continue with --resume {tournament.id} --db {args.db}", file=sys.stderr)
         return 130
     finally:
         signal.signal(signal.SIGTERM, previous)
@@ -277,8 +299,9 @@ def _play(args: argparse.Namespace, config: TournamentConfig, runner: Runner, st
     print(standings_text(st))
     timed = store.games(outcome.tournament, with_decisions=True)  # resumed games too
     print(timing_text(timing_rows(timed, c.time, {b.name: b.time for b in c.bots}), c.time.margin_ms))
-    print(f"arena: {outcome.status}; {len(outcome.games)} of {outcome.planned} games in {args.db} "
-          f"(tournament {outcome.tournament})")
+    print(f"arena: {outcome.status}; {len(outcome.games) - outcome.unkept} of {outcome.planned} games in {args.db} "
+          f"(tournament {outcome.tournament})"
+          + (f"; {outcome.unkept} games of deals left unfinished are not kept" if outcome.unkept else ""))
     if outcome.dropped:
         print(f"arena: dropped after repeated failures: {', '.join(outcome.dropped)}")
     written = True
@@ -324,6 +347,8 @@ def _check_outputs(args: argparse.Namespace) -> None:
         folder = target.parent if str(target.parent) else Path(".")
         if target.is_dir() or not folder.is_dir() or not os.access(folder, os.W_OK):
             raise CommandError(f"{flag} {path}: cannot write there (no such directory, or not writable)")
+    if args.log_limit < 0:
+        raise CommandError(f"--log-limit must be at least 0 KiB, got {args.log_limit}")
     if args.log_dir is not None:
         try:
             Path(args.log_dir).mkdir(parents=True, exist_ok=True)
@@ -331,7 +356,22 @@ def _check_outputs(args: argparse.Namespace) -> None:
             raise CommandError(f"--log-dir {args.log_dir}: {err.strerror}") from None
 
 
-def _check_bots(bots: list[BotSpec], edition: str, limits: ResourceLimits) -> None:
+def _confinement(config: TournamentConfig, args: argparse.Namespace) -> str:
+    """The sandbox mode the bots will run in; under Landlock, CommandError if a bot could still
+    read the database or the logs (they lie in a folder it may read)."""
+    try:
+        mode = resolve_mode(config.limits.sandbox)
+        if mode == "landlock":
+            hidden: dict[str, str] = {"the results database": args.db}
+            if args.log_dir is not None:
+                hidden["the logs"] = args.log_dir
+            check_hidden(hidden, {bot.name: absolute_command(bot.command) for bot in config.bots})
+    except SandboxError as err:
+        raise CommandError(str(err)) from None
+    return mode
+
+
+def _check_bots(bots: list[BotSpec], edition: str, limits: ResourceLimits, mode: str = "folder") -> None:
     """Starts each bot once, as the games will (through the launcher, within the resource
     limits), and names the first that cannot play: a program that does not start, a failed
     handshake, an option it refuses (name or value, e.g. a Hash above the memory limit), an
@@ -346,12 +386,14 @@ def _check_bots(bots: list[BotSpec], edition: str, limits: ResourceLimits) -> No
     def problem(bot: BotSpec) -> str | None:
         if shutil.which(bot.command[0]) is None:
             return f"cannot run {bot.command[0]!r} (not found, or not executable)"
-        try:
-            with Engine.start(launch_argv(bot, limits), options=bot.options) as engine:
-                if edition not in engine.editions:
-                    return f"it does not play {edition} (it plays {', '.join(engine.editions) or 'nothing'})"
-        except EngineError as err:
-            return str(err)
+        with tempfile.TemporaryDirectory(prefix="expeditions-check-") as folder:
+            try:
+                with Engine.start(launch_argv(absolute_command(bot.command), limits, folder, mode),
+                                  options=bot.options) as engine:
+                    if edition not in engine.editions:
+                        return f"it does not play {edition} (it plays {', '.join(engine.editions) or 'nothing'})"
+            except EngineError as err:
+                return str(err)
         return None
 
     with ThreadPoolExecutor(max_workers=min(8, len(bots))) as pool:

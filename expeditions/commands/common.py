@@ -82,13 +82,15 @@ def open_store(path: str, create: bool = False) -> Store:
     import sqlite3
     from pathlib import Path
 
-    from arena.store import Store
+    from arena.store import DamagedDatabaseError, Store
     from expeditions.commands import CommandError
 
     if not create and not Path(path).is_file():
         raise CommandError(f"no database {path}")
     try:
         return Store(path)
+    except DamagedDatabaseError as err:
+        raise CommandError(str(err)) from None
     except sqlite3.Error as err:
         raise CommandError(f"{path}: cannot open as a results database ({err})") from None
 
