@@ -128,9 +128,28 @@ def test_sprt_stops_early(tmp_path):
                               deals=50, seed=3, concurrency=2, time=TimeControl(movetime_ms=200))
     from arena.sprt import Sprt
     config.sprt = Sprt(0, 50)
-    _, outcome = run_local(config, tmp_path / "t.sqlite")
-    assert outcome.sprt == "H1" and outcome.status.startswith("stopped")
-    assert len(outcome.games) < 100
+    db = tmp_path / "t.sqlite"
+    _, outcome = run_local(config, db)
+    assert outcome.sprt == "H1" and outcome.status == "stopped: SPRT accepted H1"
+    played = len(outcome.games)
+    assert played < 100
+
+    def resume() -> object:
+        store = Store(db)
+        runner = LocalRunner(config.bots, config.limits, config.concurrency)
+        try:
+            return Tournament(config, store, outcome.tournament).run(runner)
+        finally:
+            runner.close()
+
+    # Resumed, it stays stopped: not one more game (it used to play one per slot, 41 -> 43).
+    again = resume()
+    assert (len(again.games), again.status, again.sprt) == (played, outcome.status, "H1")
+    assert len(Store(db).games(outcome.tournament)) == played
+    # Stopped by a crash after the deciding game was written, before the status: the games decide.
+    Store(db).set_status(outcome.tournament, "running")
+    again = resume()
+    assert (len(again.games), again.status) == (played, outcome.status)
 
 
 KILLED_DEALS = 100
