@@ -18,7 +18,7 @@ import threading
 from collections.abc import Iterator
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, NamedTuple
 
 from arena.config import TournamentConfig
 from arena.record import DecisionRecord, GameRecord
@@ -71,6 +71,19 @@ CREATE TABLE IF NOT EXISTS decision (
 
 def now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+
+
+class TournamentEntry(NamedTuple):
+    """One tournament of a database as `Store.tournaments` lists it."""
+
+    id: int
+    created: str
+    config: TournamentConfig
+    planned: int
+    status: str
+    note: str
+    recorded: int
+    """Games written so far."""
 
 
 class ForeignDatabaseError(ExpeditionsError, sqlite3.DatabaseError):
@@ -127,6 +140,14 @@ class Store:
         if entry is None:
             raise LookupError(f"no tournament {'in' if tid is None else tid} {self.path if tid is None else 'in ' + self.path}")
         return entry
+
+    def tournaments(self) -> list[TournamentEntry]:
+        """Every tournament of the database, oldest first, with the number of games recorded."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT t.id, t.created, t.config, t.planned, t.status, t.note, "
+                "(SELECT COUNT(*) FROM game WHERE game.tournament = t.id) FROM tournament t ORDER BY t.id").fetchall()
+        return [TournamentEntry(r[0], r[1], TournamentConfig.from_json(r[2]), *r[3:]) for r in rows]
 
     def set_status(self, tid: int, status: str, note: str = "") -> None:
         with self._lock:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import engine
 from arena.config import PLAYED, BotSpec, ResourceLimits, TimeControl, TournamentConfig, builtin_bot, usable_cpus
-from arena.report import LiveReporter, PlainReporter, plot_ratings, standings_text
+from arena.report import LiveReporter, PlainReporter, failures_text, plot_ratings, standings_text
 from arena.sprt import parse_sprt
 from arena.standings import standings
 from arena.tournament import Progress, Tournament
@@ -255,6 +255,9 @@ def _play(args: argparse.Namespace, config: TournamentConfig, runner: Runner, st
             reporter.close()
     st = standings(outcome.games, tournament.sides)
     print(standings_text(st))
+    failed = failures_text(outcome.games)
+    if failed:
+        print(failed)
     print(f"arena: {outcome.status}; {len(outcome.games)} of {outcome.planned} games in {args.db} "
           f"(tournament {outcome.tournament})")
     if outcome.dropped:
