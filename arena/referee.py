@@ -108,9 +108,9 @@ def play_game(setup: GameSetup, acquire: Callable[[int], Engine], release: Calla
         record.scores, record.returns = state.scores(), forfeit_returns(state, f.seat)
     finally:
         for seat, eng in engines.items():
-            if healthy.get(seat, False) and record.termination == "normal":
+            if healthy.get(seat, False) and record.scores:  # the game ended: the bots still playing hear how
                 try:
-                    eng.game_over(record.scores, record.returns)
+                    eng.game_over(record.scores, record.returns, record.termination)
                 except EngineError:
                     healthy[seat] = False
             release(setup.seat_bots[seat], eng, healthy.get(seat, False))

@@ -87,10 +87,10 @@ def build_config(args: argparse.Namespace) -> TournamentConfig:
         raise CommandError(str(err)) from None
     bots = [bot_argument(tokens, own_time=True) for tokens in args.bot]
     if config is None:
-        default = engine.default_edition()
-        config = TournamentConfig(edition=args.edition or default.name,
+        # The rules are the edition's own (a full match) unless -o says otherwise: one rule with
+        # or without -e, with or without bots (docs/arena.md, "What a tournament is").
+        config = TournamentConfig(edition=args.edition or engine.default_edition().name,
                                   bots=bots or [builtin_bot(n) for n in DEFAULT_BOTS if n in POLICIES],
-                                  options=dict(default.quick_options) if not args.option and not args.edition else {},
                                   deals=2, concurrency=usable_cpus(), time=TimeControl(movetime_ms=50))
     elif bots:
         config.bots = bots
