@@ -98,7 +98,7 @@ def play_game(setup: GameSetup, acquire: Callable[[int], Engine], release: Calla
                 engines[seat].new_game(setup.edition, setup.options, state.num_seats, seat)
             except EngineError as err:
                 healthy[seat] = False
-                raise Forfeit(seat, _kind(err), f"could not start a game: {err}") from err
+                raise Forfeit(seat, termination_of(err), f"could not start a game: {err}") from err
         _play_decisions(state, engines, setup.seat_times or [setup.time] * state.num_seats, setup.time.margin_ms,
                         record.decisions)
         record.scores, record.returns = state.scores(), state.returns()
@@ -119,7 +119,8 @@ def play_game(setup: GameSetup, acquire: Callable[[int], Engine], release: Calla
     return record
 
 
-def _kind(err: EngineError) -> str:
+def termination_of(err: EngineError) -> str:
+    """How a bot's failure ends a game: `timeout`, `crash`, or `malformed` (anything else it got wrong)."""
     if isinstance(err, EngineTimeoutError):
         return "timeout"
     if isinstance(err, EngineTerminatedError):
@@ -160,13 +161,13 @@ def _play_decisions(state: engine.State, engines: dict[int, Engine], times: list
             if clocks[seat] < -margin_ms:
                 raise Forfeit(seat, "timeout", f"clock exhausted ({clocks[seat]:.0f} ms)")
             clocks[seat] += increments[seat]
-        decisions.append(DecisionRecord(seat, state.play(_checked_decision(state, seat, text)), round(elapsed, 3),
+        decisions.append(DecisionRecord(seat, state.play(checked_decision(state, seat, text)), round(elapsed, 3),
                                         value, size))
 
 
 def _engine_forfeit(err: EngineError, seat: int, budget: float, margin_ms: int) -> Forfeit:
-    """The forfeit for a bot's failure while deciding (termination as `_kind` says)."""
-    kind = _kind(err)
+    """The forfeit for a bot's failure while deciding (termination as `termination_of` says)."""
+    kind = termination_of(err)
     if kind == "timeout":
         reason = f"no decision within {budget:.0f} ms + {margin_ms} ms margin"
     elif kind == "crash":
@@ -178,7 +179,7 @@ def _engine_forfeit(err: EngineError, seat: int, budget: float, margin_ms: int) 
     return Forfeit(seat, kind, reason)
 
 
-def _checked_decision(state: engine.State, seat: int, text: str) -> int:
+def checked_decision(state: engine.State, seat: int, text: str) -> int:
     """The decision `text` names, if it is legal; else the seat forfeits."""
     try:
         decision = state.parse_decision(text)

@@ -8,7 +8,7 @@ class CommandError(ExpeditionsError):
     """A bad command-line argument, reported as one line without a traceback."""
 
 
-from expeditions.commands import (analyse, arena, bench, bot, deals, listing, perft, play,  # noqa: E402
+from expeditions.commands import (analyse, arena, bench, bot, deals, host, listing, perft, play,  # noqa: E402
                                   protocol_check, replay, selfplay)
 
-COMMANDS = [arena, deals, listing, replay, analyse, play, selfplay, perft, bench, bot, protocol_check]
+COMMANDS = [arena, deals, listing, replay, analyse, play, host, selfplay, perft, bench, bot, protocol_check]
