@@ -116,6 +116,8 @@ class HostedGame:
         self.ended = False
         """Whether the client ended it (over or not)."""
         self._pending: list[dict[str, Any]] = []
+        self._leaving: list[BotSeat] = []
+        """Bots that left their seat while they thought (their threads quit them; `close` makes sure)."""
 
     # ----- what the client may see --------------------------------------------------------------
     @property
@@ -219,7 +221,7 @@ class HostedGame:
         previous = self.seats[seat]
         self.seats[seat] = bot
         if previous is not None:
-            previous.leave()
+            self._dismiss(previous)
 
     def unseat(self, seat: int) -> str:
         """Gives `seat` back to the client; the bot there leaves (its answer, if it thinks, is void)."""
@@ -229,7 +231,7 @@ class HostedGame:
         if bot is None:
             raise HostError(f"unseat: seat {seat} is the client's already")
         self.seats[seat] = None
-        bot.leave()
+        self._dismiss(bot)
         return bot.name
 
     def stop(self) -> bool:
@@ -250,17 +252,22 @@ class HostedGame:
         for seat, bot in enumerate(self.seats):
             if bot is not None:
                 self.seats[seat] = None
-                bot.leave()
+                self._dismiss(bot)
 
     def close(self) -> None:
         """Ends the game and waits (a little) for bots that were thinking; kills any still running."""
         with self.lock:
-            bots = [b for b in self.seats if b is not None]
             self.end()
+            bots = list(self._leaving)
         for bot in bots:
             for thread in bot.threads:
                 thread.join(BOT_STOP_WAIT_S)
             bot.engine.kill()
+
+    def _dismiss(self, bot: BotSeat) -> None:
+        bot.leave()
+        if bot.busy:
+            self._leaving.append(bot)
 
     def advance(self, announce: bool = True) -> None:
         """Sends the events of the changes made, then hands the turn on: the `result` once the game
@@ -331,7 +338,7 @@ class HostedGame:
                     bot.engine.game_over(self.result["scores"], returns, termination)
                 except EngineError:
                     pass
-            bot.leave()
+            self._dismiss(bot)
 
     def _think(self, seat: int, bot: BotSeat) -> None:
         """Asks `bot` for the decision of `seat` on a thread of its own."""
