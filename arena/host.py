@@ -371,7 +371,9 @@ def _limits(limits: object, what: str) -> Limits:
         raise HostError(f"{what}: limits: unknown limit {key!r} (limits: {', '.join(LIMIT_FIELDS)})")
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
         raise HostError(f"{what}: limits: {key} must be an integer of at least 1, got {value!r}")
-    return Limits(movetime_ms=value) if key == "movetime" else Limits(**{key: value})
+    if key == "movetime":
+        return Limits(movetime_ms=value)
+    return Limits(iterations=value) if key == "iterations" else Limits(nodes=value)
 
 
 def _option_text(value: object) -> str:

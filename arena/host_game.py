@@ -273,8 +273,8 @@ class HostedGame:
         """Sends the events of the changes made, then hands the turn on: the `result` once the game
         is over, else (with `announce`) a `turn` event, and a bot to move starts thinking."""
         pending, self._pending = self._pending, []
-        for event in pending:
-            self.emit(event)
+        for message in pending:
+            self.emit(message)
         if self.ended or self.over:
             return
         if self.state.is_terminal():

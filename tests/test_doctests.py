@@ -19,7 +19,7 @@ MODULES = [
     "bots.deciders", "bots.heuristics", "bots.cards.heuristic", "bots.greedy",
     "expeditions.provenance", "expeditions.commands.common", "expeditions.commands.analyse", "expeditions.commands.deals",
     "arena.config", "arena.record", "arena.statistics", "arena.ratings", "arena.report", "arena.review", "arena.schedule", "arena.sprt",
-    "arena.standings", "arena.store", "arena.play", "arena.host", "arena.host_game", "expeditions.commands.listing",
+    "arena.standings", "arena.store", "arena.play", "arena.host", "arena.host_game", "expeditions.commands.list",
 ]
 README = Path(__file__).resolve().parent.parent / "README.md"
 

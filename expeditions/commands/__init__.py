@@ -8,7 +8,8 @@ class CommandError(ExpeditionsError):
     """A bad command-line argument, reported as one line without a traceback."""
 
 
-from expeditions.commands import (analyse, arena, bench, bot, deals, host, listing, perft, play,  # noqa: E402
+from expeditions.commands import (analyse, arena, bench, bot, deals, host, perft, play,  # noqa: E402
                                   protocol_check, replay, selfplay)
+from expeditions.commands import list as list_command  # noqa: E402  (as: not to hide the builtin)
 
-COMMANDS = [arena, deals, listing, replay, analyse, play, host, selfplay, perft, bench, bot, protocol_check]
+COMMANDS = [arena, deals, list_command, replay, analyse, play, host, selfplay, perft, bench, bot, protocol_check]
