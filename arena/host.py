@@ -61,7 +61,8 @@ LIMIT_FIELDS = ("movetime", "iterations", "nodes")
 
 
 class Host:
-    """One client's session: at most one game at a time."""
+    """One client's session: at most one game at a time. `emit` is called from the caller's thread
+    and from the threads that wait for bots, so it must be safe to call from any thread."""
 
     def __init__(self, emit: Emit, *, version: str = "", allow_commands: bool = True,
                  start: Callable[[BotSpec], Engine] = start_bot) -> None:
@@ -96,6 +97,8 @@ class Host:
                     self._reply(request, fields)
                     if command in ("apply", "seat", "unseat"):
                         game.advance(announce=command != "unseat" or game.state.to_move == request["seat"])
+                if command == "end":
+                    game.close()  # out of the lock: a bot told to stop answers on its thread, which takes it
                 return
             fields = self._run(command, request)
             self._reply(request, fields)

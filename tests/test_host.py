@@ -4,20 +4,18 @@ client of docs/examples."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 import engine
-from arena.config import BotSpec
 from arena.host import Host
-from protocol.client import Engine
 from protocol.local import child_env, expeditions_argv
 
 TESTS = Path(__file__).parent
@@ -342,6 +340,24 @@ def test_stop_makes_a_thinking_bot_answer_and_unseat_gives_the_seat_back(client)
     client.ok("apply", decision=turn["legal"][0])
     assert not any(m.get("event") == "decision" and m["by"] == "bot" for m in client.messages[after:])
     assert client.ok("stop")["stopped"] is False
+    # Ending a game whose bot thinks and ignores stop: the bot is killed, no process is left.
+    client.ok("seat", seat=client.ok("legal")["seat"], bot=script_bot("hang"))
+    client.ok("end")
+    assert _children() == []
+
+
+def _children() -> list[int]:
+    """Live child processes of this one (multiprocessing's resource tracker aside)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            command = (entry / "cmdline").read_bytes()
+        except (OSError, IndexError):
+            continue
+        if entry.name.isdigit() and int(stat[1]) == os.getpid() and stat[0] != "Z" and b"resource_tracker" not in command:
+            found.append(int(entry.name))
+    return found
 
 
 @pytest.mark.parametrize("bot, termination", [("crash", "crash"), ("illegal", "illegal"), ("garbage", "malformed")])
