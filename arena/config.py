@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import os
 import shlex
-import sys
 import tomllib
 from dataclasses import asdict, dataclass, field
 from pathlib import Path

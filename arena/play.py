@@ -162,7 +162,7 @@ def play_game(settings: PlaySettings, person: Person,
         record.scores, record.returns = state.scores(), state.returns()
         record.final_position, record.finished = state.to_text(), now()
         for seat, bot in bots.items():
-            bot.game_over(record.scores, record.returns)
+            bot.game_over(record.scores, record.returns, record.termination)
         return PlayOutcome(state, record, settings.seat)
     finally:
         for bot in [*bots.values(), *advisor]:

@@ -128,7 +128,7 @@ def play_game(setup: GameSetup, acquire: Callable[[int], Engine], release: Calla
                 engines[seat].new_game(setup.edition, setup.options, state.num_seats, seat)
             except EngineError as err:
                 healthy[seat] = False
-                raise Forfeit(seat, _kind(err), f"could not start a game: {err}") from err
+                raise Forfeit(seat, termination_of(err), f"could not start a game: {err}") from err
         _play_decisions(state, engines, setup.seat_times or [setup.time] * state.num_seats, setup.time.margin_ms,
                         record.decisions, feed)
         record.scores, record.returns = state.scores(), state.returns()
@@ -142,9 +142,9 @@ def play_game(setup: GameSetup, acquire: Callable[[int], Engine], release: Calla
         if feed is not None:
             feed.close()
         for seat, eng in engines.items():
-            if healthy.get(seat, False) and record.termination == "normal":
+            if healthy.get(seat, False) and record.scores:  # the game ended: the bots still playing hear how
                 try:
-                    eng.game_over(record.scores, record.returns)
+                    eng.game_over(record.scores, record.returns, record.termination)
                 except EngineError:
                     healthy[seat] = False
             if seat in transcripts:
@@ -167,7 +167,8 @@ def _transcript(setup: GameSetup, seat: int, bot: Engine, date: str, start: floa
     return transcript
 
 
-def _kind(err: EngineError) -> str:
+def termination_of(err: EngineError) -> str:
+    """How a bot's failure ends a game: `timeout`, `crash`, or `malformed` (anything else it got wrong)."""
     if isinstance(err, EngineTimeoutError):
         return "timeout"
     if isinstance(err, EngineTerminatedError):
@@ -210,15 +211,15 @@ def _play_decisions(state: engine.State, engines: dict[int, Engine], times: list
             if clocks[seat] < -margin_ms:
                 raise Forfeit(seat, "timeout", f"clock exhausted ({clocks[seat]:.0f} ms)")
             clocks[seat] += increments[seat]
-        decisions.append(DecisionRecord(seat, state.play(_checked_decision(state, seat, text)), round(elapsed, 3),
+        decisions.append(DecisionRecord(seat, state.play(checked_decision(state, seat, text)), round(elapsed, 3),
                                         value, size))
         if feed is not None:
             feed.update(state, len(decisions))
 
 
 def _engine_forfeit(err: EngineError, seat: int, budget: float, margin_ms: int) -> Forfeit:
-    """The forfeit for a bot's failure while deciding (termination as `_kind` says)."""
-    kind = _kind(err)
+    """The forfeit for a bot's failure while deciding (termination as `termination_of` says)."""
+    kind = termination_of(err)
     if kind == "timeout":
         reason = f"no decision within {budget:.0f} ms + {margin_ms} ms margin"
     elif kind == "crash":
@@ -230,7 +231,7 @@ def _engine_forfeit(err: EngineError, seat: int, budget: float, margin_ms: int) 
     return Forfeit(seat, kind, reason)
 
 
-def _checked_decision(state: engine.State, seat: int, text: str) -> int:
+def checked_decision(state: engine.State, seat: int, text: str) -> int:
     """The decision `text` names, if it is legal; else the seat forfeits."""
     try:
         decision = state.parse_decision(text)

@@ -9,8 +9,10 @@ from __future__ import annotations
 import math
 import sys
 import time
+from collections.abc import Sequence
 from typing import IO, TYPE_CHECKING
 
+from arena.record import GameRecord
 from arena.standings import Row, Standings
 
 if TYPE_CHECKING:
@@ -39,6 +41,46 @@ def standings_text(st: Standings) -> str:
     if st.terminations:
         lines.append("terminations: " + ", ".join(f"{k} {v}" for k, v in sorted(st.terminations.items())))
     return "\n".join(lines)
+
+
+DROPPED_SHOWN = 10
+"""Ids of a dropped bot's unplayed games shown in the list of failed games (they all say the same)."""
+REASON_SHOWN = 300
+"""Characters of a failure's reason shown on its line (the database keeps all of it)."""
+
+
+def failures_text(games: Sequence[GameRecord]) -> str:
+    """Every game a bot failed, with its id, the seat and bot that failed and the reason: the games a
+    bot lost unplayed once it was dropped, one line per bot (they share a reason); '' if none failed.
+
+    >>> g = GameRecord(4, 0, 2, 1, "classic", {}, 1, ["a", "b"], [0, 0], [1.0, 0.0], termination="crash",
+    ...                reason="the bot exited: no bestmove (exit status 1)", failed_seat=1, id=5)
+    >>> d = GameRecord(6, 0, 3, 0, "classic", {}, 1, ["b", "a"], [0, 0], [0.0, 1.0], termination="dropped",
+    ...                reason="b was dropped after repeated failures", failed_seat=0, id=7)
+    >>> print(failures_text([g, d]))
+    failed games (expeditions replay --game ID):
+      game 5 (deal 2, rotation 1): crash of b at seat 1: the bot exited: no bestmove (exit status 1)
+      dropped b: 1 game lost unplayed: 7
+    """
+    played: list[str] = []
+    dropped: dict[str, list[int | None]] = {}
+    for g in games:
+        if g.failed_seat is None or g.termination == "normal":
+            continue
+        bot = g.seat_bots[g.failed_seat]
+        if g.termination == "dropped":
+            dropped.setdefault(bot, []).append(g.id)
+            continue
+        reason = " ".join(g.reason.split())
+        if len(reason) > REASON_SHOWN:
+            reason = reason[:REASON_SHOWN] + "…"
+        played.append(f"  game {g.id} (deal {g.deal}, rotation {g.rotation}): {g.termination} of {bot} "
+                      f"at seat {g.failed_seat}: {reason}")
+    for bot, ids in dropped.items():
+        shown = ", ".join(map(str, ids[:DROPPED_SHOWN])) + (f" and {len(ids) - DROPPED_SHOWN} more"
+                                                           if len(ids) > DROPPED_SHOWN else "")
+        played.append(f"  dropped {bot}: {len(ids)} game{'s' if len(ids) != 1 else ''} lost unplayed: {shown}")
+    return "\n".join(["failed games (expeditions replay --game ID):", *played]) if played else ""
 
 
 class PlainReporter:

@@ -33,21 +33,28 @@ def start_bot(spec: BotSpec) -> Engine:
     return Engine.start(spec.command, options=spec.options)
 
 
-def consult(bot: Engine, view: engine.View, limits: Limits) -> PlayResult:
-    """The bot's answer and report on `view`, checked: a bot that does not answer in time is sent
-    `stop`, and then EngineTimeoutError; an answer that is not a legal decision of the view is a
-    ProtocolError, never shown as the bot's choice."""
+def answer(bot: Engine, view: str, limits: Limits) -> PlayResult:
+    """The bot's answer to `go` with `limits` on the view (its text), unchecked: a bot that does not
+    answer in time (its movetime and MOVETIME_GRACE_S, or PATIENCE_S) is sent `stop`, and then
+    EngineTimeoutError if it does not answer within AFTER_STOP_S."""
     patience = limits.movetime_ms / 1000 + MOVETIME_GRACE_S if limits.movetime_ms else PATIENCE_S
-    search = bot.start_search(limits, view=view.text)
+    search = bot.start_search(limits, view=view)
     try:
-        result = search.wait(patience)
+        return search.wait(patience)
     except EngineTimeoutError:
         search.stop()
         try:
-            result = search.wait(AFTER_STOP_S)
+            return search.wait(AFTER_STOP_S)
         except EngineTimeoutError:
             raise EngineTimeoutError(f"{bot.name} gave no bestmove within {patience:.1f} s, "
                                      f"nor {AFTER_STOP_S:g} s after stop") from None
+
+
+def consult(bot: Engine, view: engine.View, limits: Limits) -> PlayResult:
+    """The bot's answer and report on `view`, checked: a bot that does not answer in time is sent
+    `stop`, and then EngineTimeoutError (`answer`); an answer that is not a legal decision of the
+    view is a ProtocolError, never shown as the bot's choice."""
+    result = answer(bot, view.text, limits)
     try:
         decision = view.state.parse_decision(result.decision)
     except NotationError as err:

@@ -26,7 +26,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, NamedTuple
 
 from arena.config import TournamentConfig
 from arena.record import DecisionRecord, GameRecord
@@ -79,6 +79,19 @@ CREATE TABLE IF NOT EXISTS decision (
 
 def now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+
+
+class TournamentEntry(NamedTuple):
+    """One tournament of a database as `Store.tournaments` lists it."""
+
+    id: int
+    created: str
+    config: TournamentConfig
+    planned: int
+    status: str
+    note: str
+    recorded: int
+    """Games written so far."""
 
 
 class ForeignDatabaseError(ExpeditionsError, sqlite3.DatabaseError):
@@ -231,11 +244,13 @@ class Store:
             raise LookupError(f"no tournament {'in' if tid is None else tid} {self.path if tid is None else 'in ' + self.path}")
         return entry
 
-    def tournaments(self) -> list[tuple[int, TournamentConfig, int, str]]:
-        """(id, config, planned games, status) of every entry, newest first."""
-        with self._lock:
-            rows = self._db.execute("SELECT id, config, planned, status FROM tournament ORDER BY id DESC").fetchall()
-        return [(r[0], TournamentConfig.from_json(r[1]), r[2], r[3]) for r in rows]
+    def tournaments(self) -> list[TournamentEntry]:
+        """Every tournament of the database, oldest first, with the number of games recorded."""
+        with self._lock, self._reading():
+            rows = self._db.execute(
+                "SELECT t.id, t.created, t.config, t.planned, t.status, t.note, "
+                "(SELECT COUNT(*) FROM game WHERE game.tournament = t.id) FROM tournament t ORDER BY t.id").fetchall()
+        return [TournamentEntry(r[0], r[1], TournamentConfig.from_json(r[2]), *r[3:]) for r in rows]
 
     def set_status(self, tid: int, status: str, note: str = "") -> None:
         with self._lock, self._reading():

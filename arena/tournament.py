@@ -56,6 +56,10 @@ class Outcome:
     """Games played but not recorded: their deals have games left (stopped by SPRT)."""
 
 
+SPRT_STOPPED = "stopped: SPRT accepted "
+"""The status of a tournament the SPRT stopped, before the hypothesis it accepted (H0 or H1)."""
+
+
 class Tournament:
     """One tournament in a store: `run(runner)` plays what is missing."""
 
@@ -109,7 +113,7 @@ class Tournament:
         dropped: set[int] = set()
         names = [b.name for b in c.bots]
         in_flight: dict[object, PlannedGame] = {}
-        decision: str | None = None
+        decision = self._decided(games)
         status = "running"
         try:
             while (pending or in_flight) and not self._stop.is_set():
@@ -140,7 +144,7 @@ class Tournament:
             if self._stop.is_set():
                 status = "interrupted"
             elif decision is not None:
-                status = f"stopped: SPRT accepted {decision}"
+                status = SPRT_STOPPED + decision
             elif len(games) == self.schedule.total():
                 status = "finished"
         except KeyboardInterrupt:
@@ -151,6 +155,18 @@ class Tournament:
             self.store.set_status(self.id, status, note=", ".join(f"dropped {names[b]}" for b in sorted(dropped)))
         return Outcome(self.id, games, self.schedule.total(), status, [names[b] for b in sorted(dropped)], decision,
                        sum(len(h) for h in held.values()))
+
+    def _decided(self, games: list[GameRecord]) -> str | None:
+        """The SPRT's verdict on the games already recorded ('H0', 'H1' or None): a tournament the test
+        stopped stays stopped when it is resumed, even if the games that were in flight when it stopped
+        (recorded since) moved the ratio back between the bounds."""
+        sprt = self.config.sprt
+        if sprt is None:
+            return None
+        status = self.store.tournament(self.id)[3]
+        if status.startswith(SPRT_STOPPED):
+            return status[len(SPRT_STOPPED):]
+        return sprt.status(self.pentanomial(games)) if games else None
 
     def _track_failures(self, record: GameRecord, in_a_row: dict[str, int], dropped: set[int],
                         names: list[str]) -> None:

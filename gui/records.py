@@ -28,9 +28,10 @@ from gui.public import PublicViewError, public_view
 def tournaments(store: Store) -> list[dict[str, Any]]:
     """Every entry of the database, newest first."""
     out = []
-    for tid, config, planned, status in store.tournaments():
-        out.append({"id": tid, "edition": config.edition, "format": config.format, "status": status,
-                    "planned": planned, "bots": [b.name for b in config.bots]})
+    for entry in reversed(store.tournaments()):
+        config = entry.config
+        out.append({"id": entry.id, "edition": config.edition, "format": config.format, "status": entry.status,
+                    "planned": entry.planned, "bots": [b.name for b in config.bots]})
     return out
 
 

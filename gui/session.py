@@ -36,7 +36,7 @@ import engine
 from arena.config import BotSpec, TimeControl
 from arena.play import PlaySettings, keep_game
 from arena.record import DecisionRecord, GameRecord
-from arena.referee import Forfeit, _checked_decision, _engine_forfeit, forfeit_returns
+from arena.referee import Forfeit, _engine_forfeit, checked_decision, forfeit_returns
 from arena.review import review_game, start_bot
 from arena.store import Store, now
 from gui.public import public_entry, public_view
@@ -250,7 +250,7 @@ class PlaySession:
             result = search.wait((budget + MARGIN_MS) / 1000)
         except EngineError as err:
             raise _engine_forfeit(err, seat, budget, MARGIN_MS) from err
-        return _checked_decision(self.state, seat, result.decision), result.estimate, list(result.info)
+        return checked_decision(self.state, seat, result.decision), result.estimate, list(result.info)
 
     def _apply(self, record: GameRecord, mover: int, decision: int, elapsed: float,
                estimate: tuple[float | None, int | None], infos: list[Info]) -> None:

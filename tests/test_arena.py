@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import signal
 import socket
 import sqlite3
@@ -128,9 +129,28 @@ def test_sprt_stops_early(tmp_path):
                               deals=50, seed=3, concurrency=2, time=TimeControl(movetime_ms=200))
     from arena.sprt import Sprt
     config.sprt = Sprt(0, 50)
-    _, outcome = run_local(config, tmp_path / "t.sqlite")
-    assert outcome.sprt == "H1" and outcome.status.startswith("stopped")
-    assert len(outcome.games) < 100
+    db = tmp_path / "t.sqlite"
+    _, outcome = run_local(config, db)
+    assert outcome.sprt == "H1" and outcome.status == "stopped: SPRT accepted H1"
+    played = len(outcome.games)
+    assert played < 100
+
+    def resume() -> object:
+        store = Store(db)
+        runner = LocalRunner(config.bots, config.limits, config.concurrency)
+        try:
+            return Tournament(config, store, outcome.tournament).run(runner)
+        finally:
+            runner.close()
+
+    # Resumed, it stays stopped: not one more game (it used to play one per slot, 41 -> 43).
+    again = resume()
+    assert (len(again.games), again.status, again.sprt) == (played, outcome.status, "H1")
+    assert len(Store(db).games(outcome.tournament)) == played
+    # Stopped by a crash after the deciding game was written, before the status: the games decide.
+    Store(db).set_status(outcome.tournament, "running")
+    again = resume()
+    assert (len(again.games), again.status) == (played, outcome.status)
 
 
 KILLED_DEALS = 100
@@ -499,26 +519,32 @@ def test_positions_that_do_not_fit_the_tournament_are_named(tmp_path, capsys):
 
 def test_bots_with_time_controls_of_their_own(tmp_path, capsys):
     """Time odds: each bot is sent its own movetime (the recorded times follow it), the stored
-    tournament keeps them for --resume, and a bot on a clock among bots on a movetime is refused."""
+    tournament keeps them for --resume, and a bot on a clock among bots on a movetime is refused.
+
+    What each bot was sent is read from what it said: the bots echo their movetime as their search
+    size, which the arena records with each decision, and sleep that long. The margin is a minute,
+    so that no load on the machine can turn a game into a timeout (a margin of 100 ms did once)."""
     from expeditions.cli import main
 
     db = tmp_path / "t.sqlite"
-    search = ["option.EarlyStop=never", "option.MinVisits=0"]  # spends its whole movetime
-    assert main(["arena", "--bot", "ismcts", "name=slow", "movetime=250", *search,
-                 "--bot", "ismcts", "name=fast", *search, "--movetime", "20",
-                 "-o", "rounds=1", "-o", "max_turns=6", "--deals", "1", "--seed", "4", "--db", str(db), "-q"]) == 0
+    echo = f"cmd={shlex.join([sys.executable, str(BOTS / 'movetime_echo.py')])}"
+    assert main(["arena", "--bot", "name=slow", echo, "movetime=250", "--bot", "name=fast", echo,
+                 "--movetime", "20", "--margin", "60000", "-o", "rounds=1", "-o", "max_turns=6",
+                 "--deals", "1", "--seed", "4", "--db", str(db), "-q"]) == 0
     assert "slow=[" in capsys.readouterr().out
     store = Store(db)
     _, config, _, _ = store.tournament()
     assert config.bots[0].time.movetime_ms == 250 and config.bots[1].time is None
-    assert config.seat_time(0).margin_ms == config.time.margin_ms == 100
-    longest = {"slow": 0.0, "fast": 0.0}
+    assert config.seat_time(0).margin_ms == config.time.margin_ms == 60000
+    sent: dict[str, set[int]] = {"slow": set(), "fast": set()}
     for game in store.games(1, with_decisions=True):
-        assert game.termination == "normal"
+        assert game.termination == "normal", game.reason
         for d in game.decisions:
             name = game.seat_bots[d.seat]
-            longest[name] = max(longest[name], d.time_ms)
-    assert longest["slow"] > 200 and longest["fast"] < 150, longest
+            sent[name].add(d.iterations)
+            if name == "slow":  # it slept its 250 ms: a lower bound no load can break
+                assert d.time_ms >= 250, d
+    assert sent == {"slow": {250}, "fast": {20}}
 
     def error(*flags: str) -> str:
         assert main(["arena", "--db", str(tmp_path / "x.sqlite"), *flags]) == 2

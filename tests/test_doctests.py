@@ -21,6 +21,7 @@ MODULES = [
     "arena.config", "arena.record", "arena.statistics", "arena.ratings", "arena.report", "arena.review", "arena.schedule", "arena.sprt",
     "arena.standings", "arena.store", "arena.play", "arena.live", "engine.drawing", "engine.cards.drawing",
     "engine.board.drawing", "engine.eldorado.drawing", "gui.public", "gui.session", "gui.app",
+    "arena.host", "arena.host_game", "expeditions.commands.list",
 ]
 README = Path(__file__).resolve().parent.parent / "README.md"
 

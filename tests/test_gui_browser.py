@@ -123,7 +123,7 @@ def click_through_a_game(page, edition: str, players: int, seed: int) -> list[in
 def kept_game_scores(db: str) -> tuple[int, list[int]]:
     """The id of the latest game kept in `db` and its final scores, replayed by the engine."""
     store = Store(db)
-    tid = store.tournaments()[0][0]
+    tid = store.tournaments()[-1].id
     (game,) = store.games(tid, with_decisions=True)
     state = None
     for _, _, state in positions(game):
@@ -146,7 +146,7 @@ def test_a_whole_game_against_random_played_by_clicking(server, page, edition, p
 def test_a_recorded_game_replays_to_its_end(server, page):
     url, db = server
     store = Store(db)
-    tid = store.tournaments()[-1][0]
+    tid = store.tournaments()[0].id
     game = store.games(tid)[0]
     store.close()
     page.goto(url + "#replay")

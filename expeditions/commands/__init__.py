@@ -8,7 +8,8 @@ class CommandError(ExpeditionsError):
     """A bad command-line argument, reported as one line without a traceback."""
 
 
-from expeditions.commands import (analyse, arena, bench, bot, deals, perft, play, protocol_check, replay,  # noqa: E402
-                                  selfplay, serve)
+from expeditions.commands import (analyse, arena, bench, bot, deals, host, perft, play,  # noqa: E402
+                                  protocol_check, replay, selfplay, serve)
+from expeditions.commands import list as list_command  # noqa: E402  (as: not to hide the builtin)
 
-COMMANDS = [arena, deals, replay, analyse, play, serve, selfplay, perft, bench, bot, protocol_check]
+COMMANDS = [arena, deals, list_command, replay, analyse, play, serve, host, selfplay, perft, bench, bot, protocol_check]

@@ -13,9 +13,9 @@ from typing import IO, TYPE_CHECKING
 
 import engine
 from arena.config import PLAYED, BotSpec, ResourceLimits, TimeControl, TournamentConfig, builtin_bot, usable_cpus
-from arena.report import LiveReporter, PlainReporter, plot_ratings, standings_text
-from arena.timing import timing_rows, timing_text
+from arena.report import LiveReporter, PlainReporter, failures_text, plot_ratings, standings_text
 from arena.sandbox import MODES, SandboxError, absolute_command, check_hidden, describe, resolve_mode
+from arena.timing import timing_rows, timing_text
 from arena.sprt import parse_sprt
 from arena.standings import standings
 from arena.tournament import Progress, Tournament
@@ -108,10 +108,10 @@ def build_config(args: argparse.Namespace) -> TournamentConfig:
         raise CommandError(str(err)) from None
     bots = [bot_argument(tokens, own_time=True) for tokens in args.bot]
     if config is None:
-        default = engine.default_edition()
-        config = TournamentConfig(edition=args.edition or default.name,
+        # The rules are the edition's own (a full match) unless -o says otherwise: one rule with
+        # or without -e, with or without bots (docs/arena.md, "What a tournament is").
+        config = TournamentConfig(edition=args.edition or engine.default_edition().name,
                                   bots=bots or [builtin_bot(n) for n in DEFAULT_BOTS if n in POLICIES],
-                                  options=dict(default.quick_options) if not args.option and not args.edition else {},
                                   deals=2, concurrency=usable_cpus(), time=TimeControl(movetime_ms=50))
     elif bots:
         config.bots = bots
@@ -297,6 +297,9 @@ def _play(args: argparse.Namespace, config: TournamentConfig, runner: Runner, st
             reporter.close()
     st = standings(outcome.games, tournament.sides)
     print(standings_text(st))
+    failed = failures_text(outcome.games)
+    if failed:
+        print(failed)
     timed = store.games(outcome.tournament, with_decisions=True)  # resumed games too
     print(timing_text(timing_rows(timed, c.time, {b.name: b.time for b in c.bots}), c.time.margin_ms))
     print(f"arena: {outcome.status}; {len(outcome.games) - outcome.unkept} of {outcome.planned} games in {args.db} "

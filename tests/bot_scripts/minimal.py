@@ -50,8 +50,10 @@ def parse_go(args: list[str]) -> dict[str, str]:
     return limits
 
 
-def serve(name: str, decide: Callable[[str], str] = first_legal) -> None:
-    """Reads commands until quit; `decide(view_text)` gives the answer to `go`."""
+def serve(name: str, decide: Callable[[str], str] = first_legal,
+          report: Callable[[dict[str, str]], str] | None = None) -> None:
+    """Reads commands until quit; `decide(view_text)` gives the answer to `go`, after the line
+    `report(limits)` makes of the go's limits, if given (an `info` line)."""
     view: str | None = None  # the view text, or "full <position>"
     pending: str | None = None  # the answer of a `go infinite`, sent at `stop`
     for raw in sys.stdin:
@@ -95,6 +97,8 @@ def serve(name: str, decide: Callable[[str], str] = first_legal) -> None:
                 for per_seat in (limits.get("clocks"), limits.get("incs")):
                     if per_seat is not None and len(per_seat.split("/")) != v.state.num_seats:
                         raise ValueError("one clock and increment per seat")
+                if report is not None:
+                    say(report(limits))
                 answer = decide(v.text)
                 if "infinite" in limits:
                     pending = answer
