@@ -168,17 +168,20 @@ def test_crash_is_reported_with_status_and_stderr(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("timeout", [0.05, 0.2])
-def test_timeouts_are_honoured_to_a_few_ms(timeout: float) -> None:
+def test_timeouts_are_honoured(timeout: float) -> None:
+    """Never before the timeout; after it by a few ms on an idle machine. The upper bound allows for
+    a loaded machine's scheduling (the waits are wall-clock): it tells a timeout kept from one that
+    waits for the bot, not a fast machine from a busy one."""
     bot = start([sys.executable, str(BOTS / "hang.py")])
     state = mid_game()
     started = time.perf_counter()
     with pytest.raises(EngineTimeoutError, match="no bestmove within"):
         bot.play(state.view_text(state.to_move), Limits(movetime_ms=10), timeout=timeout)
     late = time.perf_counter() - started - timeout
-    assert 0 <= late < 0.025
+    assert 0 <= late < 0.25
     started = time.perf_counter()
     code = bot.quit(timeout=0.1)  # it never reads `quit`: killed
-    assert code == -9 and time.perf_counter() - started < 0.5
+    assert code == -9 and time.perf_counter() - started < 1.0
 
 
 def test_garbage_is_a_protocol_error() -> None:
