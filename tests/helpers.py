@@ -95,9 +95,10 @@ def new_game(edition: str, seed: int, **options) -> engine.State:
     return engine.new_game(edition, seed=seed, players=getattr(edition, "players", None), **options)
 
 
-def random_state(edition: str, seed: int, steps: int, **options) -> engine.State:
-    """The position after up to `steps` random decisions from the deal of `seed`."""
-    state = new_game(edition, seed, **options)
+def random_state(edition: str, seed: int, steps: int, players: int | None = None, **options) -> engine.State:
+    """The position after up to `steps` random decisions from the deal of `seed` (for `players`
+    where given)."""
+    state = engine.new_game(edition, seed=seed, players=players or getattr(edition, "players", None), **options)
     rng = random.Random(seed)
     for _ in range(steps):
         if state.is_terminal():

@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 import random
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -31,6 +30,7 @@ from gui.app import ServeConfig, create_app  # noqa: E402
 from gui.public import PublicViewError, public_view  # noqa: E402
 from gui.session import SEARCH_KEYS  # noqa: E402
 from protocol.integrity import seat_audit  # noqa: E402
+from helpers import random_state  # noqa: E402
 
 SCRIPTS = Path(__file__).parent / "bot_scripts"
 BOTS = {"random": builtin_bot("random"), "greedy": builtin_bot("greedy"),
@@ -181,11 +181,7 @@ def test_a_spectator_of_a_bots_game_sees_only_what_is_public():
 def test_the_public_view_does_not_change_when_any_seat_redeals_what_it_cannot_see(edition, players):
     rng = random.Random(edition)
     for game in range(4):
-        state = engine.new_game(edition, seed=game, players=players)
-        for _ in range(rng.randint(5, 120)):
-            if state.is_terminal():
-                break
-            state.apply(rng.choice(state.legal()))
+        state = random_state(edition, game, rng.randint(5, 120), players=players)
         public = public_view(state).partition(" history=")[0]
         assert " seat=" not in public
         for seat in range(players):

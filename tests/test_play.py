@@ -13,6 +13,7 @@ from arena.play import PlaySettings, Quit, play_game, review_lines
 from arena.replay import replay_lines
 from protocol.limits import Limits
 from protocol.local import expeditions_argv
+from helpers import random_state
 
 
 class ScriptedPerson:
@@ -100,11 +101,7 @@ def test_a_seats_picture_depends_on_its_view_alone(edition: str, players: int | 
     position the seat's view allows: nothing hidden can reach it."""
     rng = random.Random(edition)
     for game in range(4):
-        state = engine.new_game(edition, seed=game, players=players)
-        for _ in range(rng.randrange(5, 60)):
-            if state.is_terminal():
-                break
-            state.apply(rng.choice(state.legal()))
+        state = random_state(edition, game, rng.randrange(5, 60), players=players)
         for seat in range(state.num_seats):
             other = state.determinized(seat, seed=game)
             assert other.to_text() != state.to_text()
