@@ -366,10 +366,8 @@ cdef str _play_reason(const BoardStruct* s, int d):
         if s.researcher[p] != NONE:
             return f"your researcher is on the {COLOUR_NAMES[s.researcher[p]]} path already"
         return ""
-    if used >= NADVENTURERS:
-        if s.researcher[p] == NONE:
-            return f"your {NADVENTURERS} adventurers are on paths already: only your researcher can begin one (+{card}R)"
-        return f"all {NPIECES} of your pieces are on paths already"
+    if used >= NADVENTURERS:  # then the researcher is unused: five pieces on paths leave no path to begin
+        return f"your {NADVENTURERS} adventurers are on paths already: only your researcher can begin one (+{card}R)"
     return ""
 
 
