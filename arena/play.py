@@ -25,6 +25,7 @@ from arena.record import DecisionRecord, GameRecord
 from arena.referee import forfeit_returns
 from arena.review import REVIEW_HEADER, consult, review_game, review_row, review_summary, start_bot
 from arena.store import Store, now
+from engine.edition import Palette
 from protocol.limits import Limits
 from protocol.client import Engine
 from protocol.errors import EngineError
@@ -45,15 +46,22 @@ class Person(Protocol):
 
 class TerminalPerson:
     """The person at this terminal (stdin and stdout), in colour where the terminal has it: `rich`
-    leaves colour out when the output is not a terminal, or NO_COLOR is set."""
+    leaves colour out when the output is not a terminal, or NO_COLOR is set. With the edition's
+    `palette`, every card in the text is shown in its colour or suit's colour."""
 
-    def __init__(self) -> None:
+    def __init__(self, palette: Palette | None = None) -> None:
         from rich.console import Console
 
         self.console = Console(highlight=False, soft_wrap=True)
+        self.palette = palette
 
     def show(self, text: str, style: str = "") -> None:
-        self.console.print(text, style=style or None, markup=False, emoji=False)
+        from rich.text import Text
+
+        shown = Text(text, style=style)
+        for start, end, colour in self.palette.spans(text) if self.palette else []:
+            shown.stylize(colour, start, end)
+        self.console.print(shown, emoji=False)
         self.console.file.flush()
 
     def ask(self, prompt: str) -> str | None:

@@ -19,6 +19,7 @@ classes carry their own facts).
 from __future__ import annotations
 
 import importlib
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -81,6 +82,30 @@ class SearchDefaults:
     by exp(-haste), so that a win sooner beats a win later (0: a win is a win)."""
 
 
+@dataclass(frozen=True)
+class Palette:
+    """The colours a terminal shows an edition's cards in (`expeditions play`): each match of
+    `card`, a regular expression whose group `key` is the card's colour or suit (or its code), takes
+    the colour `colours[key]`, a `rich` colour name.
+
+    >>> palette = Palette(r"(?<![A-Za-z])(?P<key>[yb])[0-9]", {"y": "yellow", "b": "blue"})
+    >>> palette.spans("hand y4 b7  pile by")
+    [(5, 7, 'yellow'), (8, 10, 'blue')]
+    """
+
+    card: str
+    colours: Mapping[str, str]
+
+    @cached_property
+    def _pattern(self) -> re.Pattern[str]:
+        return re.compile(self.card)
+
+    def spans(self, text: str) -> list[tuple[int, int, str]]:
+        """(start, end, colour) of every card in `text` whose key has a colour, in order."""
+        return [(m.start(), m.end(), self.colours[m["key"]]) for m in self._pattern.finditer(text)
+                if m["key"] in self.colours]
+
+
 @dataclass(frozen=True, eq=False)
 class Edition:
     """One edition: its facts, its compiled rules, how to make, read and show its states, and
@@ -125,6 +150,8 @@ class Edition:
     drawing: Ref | None = None
     """How a browser draws the edition's views (`expeditions serve`): a `Ref` to the family's
     `engine.drawing.Drawing` (its ES module, shipped beside it, and the public layout of a game)."""
+    palette: Palette | None = None
+    """How `expeditions play` colours the edition's cards on a terminal (None: not at all)."""
 
     def resolve_options(self, options: Mapping[str, object] | None = None) -> dict[str, int]:
         """All options with defaults filled in; raises OptionError for unknown names or bad values."""

@@ -279,3 +279,40 @@ def test_colour_only_on_a_terminal(monkeypatch, capsys) -> None:
     monkeypatch.setenv("FORCE_COLOR", "1")
     TerminalPerson().show("legal: +b7 D", "cyan")
     assert "\x1b[36mlegal: +b7 D" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("edition, text, cards, colours", [
+    ("classic", "seat 0* hand y5 bW  >y4  D:w3", ["y5", "bW", "y4", "w3"], "ABAC"),
+    ("partners", "  seat 1 (greedy): >y4b2", ["y4", "b2"], "AB"),
+    ("expedition", "hand c3 hA sM c5  deck 38", ["c3", "hA", "sM", "c5"], "ABCA"),
+    ("board", "columns y2y3 hand wT  path y  V15  +g1R", ["y2", "y3", "wT", "g1"], "AABC"),
+    ("eldorado", "hand Ex Tv  Exa>31 Tm*Pi .:ExSa  Scout Sailing El Dorado", ["Ex", "Tv", "Ex", "Tm", "Pi", "Ex", "Sa"],
+     "ABACAAD"),
+])
+def test_cards_are_coloured_by_the_editions_palette(edition, text, cards, colours) -> None:
+    """Each edition's palette finds exactly the cards of a line (not the words around them); cards of
+    one colour or suit (in eldorado, one symbol) share a colour, the others differ (`colours`: the
+    pattern of equal letters)."""
+    palette = engine.get_edition(edition).palette
+    assert palette is not None
+    spans = palette.spans(text)
+    assert [text[start:end] for start, end, _ in spans] == cards
+    shown = [colour for _, _, colour in spans]
+    assert [shown.index(c) for c in shown] == [colours.index(letter) for letter in colours]
+
+
+def test_cards_in_colour_on_a_terminal_only(monkeypatch, capsys) -> None:
+    """With the palette, a card gets its colour inside the line's own style on a terminal; not in a
+    pipe, and not with NO_COLOR."""
+    from arena.play import TerminalPerson
+
+    palette = engine.get_edition("classic").palette
+    TerminalPerson(palette).show("legal: +b7 +y4 D", "cyan")
+    assert capsys.readouterr().out == "legal: +b7 +y4 D\n"
+    monkeypatch.setenv("FORCE_COLOR", "1")
+    TerminalPerson(palette).show("legal: +b7 +y4 D", "cyan")
+    out = capsys.readouterr().out
+    assert "\x1b[34mb7" in out and "\x1b[33my4" in out and "\x1b[36mlegal: +" in out
+    monkeypatch.setenv("NO_COLOR", "1")
+    TerminalPerson(palette).show("legal: +b7 +y4 D", "cyan")
+    assert "\x1b[3" not in capsys.readouterr().out

@@ -8,8 +8,13 @@
 from __future__ import annotations
 
 from engine.board.rules import OPTION_SPECS, RULES, SEATS
-from engine.board.state import BoardState, new_state
-from engine.edition import Edition, Ref, SearchDefaults, TurnShape
+from engine.board.state import COLOUR_NAMES, RANKS, BoardState, new_state
+from engine.board.rules import COLOURS
+from engine.edition import Edition, Palette, Ref, SearchDefaults, TurnShape
+
+PALETTE = Palette(rf"(?<![a-z])(?P<key>[{COLOURS}])[{RANKS}]", dict(zip(COLOURS, COLOUR_NAMES)))
+"""A card is its path's letter then its value (`y3`, `rT`, also in a column `y2y3`), in the colour
+of its path (the data's colour names are terminal colours)."""
 
 BOARD = Edition(
     name="board",
@@ -32,6 +37,7 @@ BOARD = Edition(
     auditor=Ref("engine.board.audit:BoardSeatAudit"),
     reference=Ref("engine.board.reference:Game"),
     drawing=Ref("engine.board.drawing:DRAWING"),
+    palette=PALETTE,
 )
 EDITIONS = (BOARD,)
 """The family's records, for the registry (engine/editions.py)."""

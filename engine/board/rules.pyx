@@ -106,7 +106,7 @@ def _load(path: str) -> dict:
     if not 1 <= end <= 20:
         raise bad("pieces_across_bridges_to_end must be in 1..20")
     return {
-        "letters": letters, "stones": stones, "bridge": bridge, "paths": paths, "tiles": order,
+        "letters": letters, "names": tuple(colours), "stones": stones, "bridge": bridge, "paths": paths, "tiles": order,
         "hand": hand, "removed": removed, "end": end,
         "long": _table(raw["artifact_table_long_reconstructed"], "artifact_table_long_reconstructed"),
         "short": _table(raw["artifact_table_short_reconstructed"], "artifact_table_short_reconstructed"),

@@ -6,6 +6,7 @@ from engine._core import State
 
 RANKS: str
 CARD_TEXT: tuple[str, ...]
+COLOUR_NAMES: tuple[str, ...]
 
 class BoardState(State):
     @property

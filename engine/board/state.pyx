@@ -28,6 +28,8 @@ _PHASES = ("play", "move", "draw", "over")
 CARD_TEXT = tuple(COLOURS[t // NVALUES] + RANKS[t % NVALUES] for t in range(NTYPES))
 _CARD_INDEX = {text: t for t, text in enumerate(CARD_TEXT)}
 _TILE_TOKEN = re.compile(r"A|>|\.|V[0-9]+")
+COLOUR_NAMES = DATA["names"]
+"""The paths' names in colour order (the data's), for the reasons of illegal decisions."""
 
 
 cdef inline BoardStruct* _bs(State st):
@@ -326,6 +328,73 @@ cdef bint _subset(const Cards* a, const Cards* b):
     return (a.any & ~b.any) == 0 and (a.extra & ~b.extra) == 0
 
 
+# ----- why a decision is illegal (BoardState._why_illegal) ------------------------------------------
+
+cdef str _phase_reason(const BoardStruct* s, int wanted):
+    """Why a decision of phase `wanted` cannot be made in the current phase; empty when it is that phase."""
+    if s.phase == wanted:
+        return ""
+    if s.phase == PH_MOVE:
+        return "an optional step is pending: move one of your pieces (>x) or decline (>-) first"
+    if wanted == PH_MOVE:
+        return "no optional step is pending (an arrow tile or an advance from the lost city gives one)"
+    if wanted == PH_DRAW:
+        return "you play or discard a card first, then draw"
+    return "you have played or discarded this turn: now you draw"
+
+
+cdef str _play_reason(const BoardStruct* s, int d):
+    """Why a play (`+c`, `+cR`) or discard (`-c`) breaks the rules in the play phase, or ''."""
+    cdef int p = s.to_move, t = d % NTYPES, x = COLOUR[t]
+    cdef int used = exp_popcount(s.begun[p]) - (0 if s.researcher[p] == NONE else 1)
+    card = CARD_TEXT[t]
+    if not cards_count(&s.hand[p], t):
+        return f"you do not hold {card}"
+    if d >= D_DISCARD:
+        return ""
+    if (s.begun[p] >> x) & 1:
+        if d >= D_PLAY_R:
+            return f"you have begun the {COLOUR_NAMES[x]} path already: +{card} plays onto its column"
+        if (s.advance[p] >> t) & 1:
+            return ""
+        last = COLOURS[x] + RANKS[s.last[p][x]]
+        if s.dir[p][x] == 2:
+            return f"{card} is higher than {last}, the last card of your {COLOUR_NAMES[x]} column, which descends"
+        return (f"{card} is lower than {last}, the last card of your {COLOUR_NAMES[x]} column"
+                + (", which ascends" if s.updown else ""))
+    if d >= D_PLAY_R:
+        if s.researcher[p] != NONE:
+            return f"your researcher is on the {COLOUR_NAMES[s.researcher[p]]} path already"
+        return ""
+    if used >= NADVENTURERS:  # then the researcher is unused: five pieces on paths leave no path to begin
+        return f"your {NADVENTURERS} adventurers are on paths already: only your researcher can begin one (+{card}R)"
+    return ""
+
+
+cdef str _draw_reason(const BoardStruct* s, int d):
+    """Why a draw (`D`, `Dx`) breaks the rules in the draw phase, or ''."""
+    cdef int k = d - D_DRAW_PILE
+    if d == D_DRAW_DECK:
+        return ""
+    if s.nodraw == k:
+        return f"you discarded onto the {COLOUR_NAMES[k]} pile this turn"
+    if not (s.nonempty >> k) & 1:
+        return f"the {COLOUR_NAMES[k]} discard pile is empty"
+    return ""
+
+
+cdef str _step_reason(const BoardStruct* s, int d):
+    """Why an optional step (`>x`, `>-`) breaks the rules in the move phase, or ''."""
+    cdef int x = d - D_MOVE
+    if d == D_MOVE_NONE:
+        return ""
+    if not s.stone[s.to_move][x]:
+        return f"you have no piece on the {COLOUR_NAMES[x]} path"
+    if s.stone[s.to_move][x] >= NSTONES:
+        return f"your piece on the {COLOUR_NAMES[x]} path is on the lost city (stone {NSTONES}) and moves no further"
+    return ""
+
+
 cdef class BoardState(State):
     """A position of `board` (docs/board.md).
 
@@ -452,6 +521,24 @@ cdef class BoardState(State):
         if len(text) == 2 and text[0] == ">" and text[1] in COLOURS:
             return D_MOVE + COLOURS.index(text[1])
         raise NotationError("not a decision of board", token=text, expected=expected)
+
+    def _why_illegal(self, int d) -> str:
+        """The rule of docs/board.md that decision `d` of the seat to move breaks; empty when it
+        breaks none, which is exactly when it is legal.
+
+        >>> import engine
+        >>> s = engine.new_game("board", seed=1, players=2)
+        >>> s.apply("-b8"); s.why_illegal("Db"), s.why_illegal("+y4"), s.why_illegal(">y")
+        ('you discarded onto the blue pile this turn', 'you have played or discarded this turn: now you draw', 'no optional step is pending (an arrow tile or an advance from the lost city gives one)')
+        """
+        cdef BoardStruct* s = _bs(self)
+        if s.phase == PH_OVER:
+            return "the game is over"
+        if d < D_DRAW_DECK:
+            return _phase_reason(s, PH_PLAY) or _play_reason(s, d)
+        if d < D_MOVE:
+            return _phase_reason(s, PH_DRAW) or _draw_reason(s, d)
+        return _phase_reason(s, PH_MOVE) or _step_reason(s, d)
 
     def pretty(self, seat=None) -> str:
         """A text picture of the board; with `seat`, hands that seat cannot see are hidden.

@@ -10,13 +10,31 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import partial
 
+from engine.cards.notation import COLOURS, RANKS
 from engine.cards.rules import EDITION_NAMES, OPTION_SPECS, RULES, SEATS
 from engine.cards.state import CardState, new_state, read_position, read_view
-from engine.edition import Edition, Ref, SearchDefaults, TurnShape
+from engine.edition import Edition, Palette, Ref, SearchDefaults, TurnShape
 from engine.options import OptionSpec
 
 TURN = TurnShape(decisions=2, begins=lambda state: state.phase == "play")
 """A turn is a play or discard, then a draw (or, in partners, one pass)."""
+
+
+SUIT_COLOURS = {"y": "yellow", "b": "blue", "w": "bright_white", "g": "green", "r": "red",
+                "c": "green", "d": "yellow", "h": "red", "s": "blue"}
+"""The terminal colour of each colour or suit letter (the expedition's suits c d h s as the four
+colours of a four-colour deck)."""
+
+
+def palette(index: int) -> Palette:
+    """A card is its colour letter then its rank (`y7`, `bW`, `hA`), not after another lowercase
+    letter, and possibly right after another card (a pass, `>y4b2`).
+
+    >>> palette(0).spans("hand y5 bW  >y4b2  Dy")
+    [(5, 7, 'yellow'), (8, 10, 'blue'), (13, 15, 'yellow'), (15, 17, 'blue')]
+    """
+    letters = COLOURS[index]
+    return Palette(rf"(?<![a-z])(?P<key>[{letters}])[{RANKS[index]}]", {x: SUIT_COLOURS[x] for x in letters})
 
 
 def _dealer(name: str) -> Callable[[int, int, dict[str, int]], CardState]:
@@ -48,6 +66,7 @@ def _record(index: int, title: str, search: SearchDefaults, opponent_model: Ref 
         auditor=Ref("engine.cards.audit:SeatAudit"),
         reference=Ref(f"engine.cards.reference.{name}:Game"),
         drawing=Ref("engine.cards.drawing:DRAWING"),
+        palette=palette(index),
     )
 
 

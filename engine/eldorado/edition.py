@@ -9,7 +9,8 @@
 from __future__ import annotations
 
 from engine._core import State
-from engine.edition import Edition, Ref, SearchDefaults, TurnShape
+from engine.edition import Edition, Palette, Ref, SearchDefaults, TurnShape
+from engine.eldorado.components import ACTION, CARDS, COIN, JOKER, MACHETE, PADDLE
 from engine.eldorado.rules import OPTION_SPECS, RULES, SEATS
 from engine.eldorado.state import EldoradoState, new_state
 
@@ -29,6 +30,14 @@ QUICK_ITERATIONS = 3000
 """Iterations of a `go` without limits: about a second at the first decision of a 2-player game
 (2,700 iterations/s; rollouts of a race cost more than the card editions' rounds)."""
 """`max_rounds` of a short game (random games never finish and end at the round limit)."""
+
+
+SYMBOL_COLOURS = {MACHETE: "green", PADDLE: "blue", COIN: "yellow", JOKER: "magenta", ACTION: "bright_white"}
+"""A card's terminal colour by its symbol: the jungle's, the water's and the village's colours of the
+map picture, the jokers and the action cards apart."""
+PALETTE = Palette(r"(?<![a-z][a-z])(?P<key>" + "|".join(card.code for card in CARDS) + r")(?![a-z]{2})",
+                  {card.code: SYMBOL_COLOURS[card.symbol] for card in CARDS})
+"""A card is its code (`Ex`, also in a move `Exa>31` or a set `ExTvSa`), not the start of a word."""
 
 
 def begins_turn(state: State) -> bool:
@@ -61,6 +70,7 @@ ELDORADO = Edition(
     auditor=Ref("engine.eldorado.audit:EldoradoSeatAudit"),
     reference=Ref("engine.eldorado.reference:Game"),
     drawing=Ref("engine.eldorado.drawing:DRAWING"),
+    palette=PALETTE,
 )
 EDITIONS = (ELDORADO,)
 """The family's records, for the registry (engine/editions.py)."""

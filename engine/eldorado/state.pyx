@@ -615,6 +615,298 @@ cdef tuple _read(type cls, str text, bint view):
 
 # ----- the face ----------------------------------------------------------------------------------------
 
+# ----- why a decision is illegal (EldoradoState._why_illegal) ---------------------------------------
+# Each function names the rule of docs/eldorado.md a decision of one kind breaks, or returns '' when
+# it breaks none; tests/test_why_illegal.py checks that '' comes exactly for the legal decisions.
+
+cdef enum:
+    SYM_JOKER_CARD = 3     # CARD_SYMBOL of a joker, which matches any terrain (engine/eldorado/rules.pxd)
+    SYM_ACTION_CARD = 4    # CARD_SYMBOL of an action card, which has no power
+
+_C_TRANSMITTER = _CARD_INDEX["Tm"]
+_C_NATIVE = _CARD_INDEX["Na"]
+_SRC_NATIVE = MOVE_SOURCES.index("nt")
+_ACTION_CARDS = tuple(_CARD_INDEX[text[:2]] for text in ACTIONS[:4])
+_ACTION_TOKENS = tuple(_TOKEN_INDEX[text[:2]] for text in ACTIONS[4:])
+_TERRAIN_NAMES = ("jungle", "water", "a village", "rubble", "a base camp", "a mountain", "a cave", "a start space")
+_SYMBOL_NAMES = ("machete", "paddle", "coin", "joker")
+_FLAG_NAMES = ("keep item", "pass occupied", "change symbol")
+
+
+def _coins(int halves) -> str:
+    """Half coins as coins: 3, 2.5."""
+    return str(halves // 2) if halves % 2 == 0 else f"{halves / 2:g}"
+
+
+def _plural(int n, str word) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+cdef str _held_reason(const EdSeat* q, int t):
+    """'' when the hand holds card type t, else the reason."""
+    return "" if q.hand[t] else f"you do not hold {CARD_CODES[t]}"
+
+
+cdef str _order_reason(int t, int last, str done):
+    """Cards of one sequence (payment, removal, replacement, discards) go in card order."""
+    if last == ED_NONE or t >= last:
+        return ""
+    return f"{done} in card order: {CARD_CODES[t]} comes before {CARD_CODES[last]}"
+
+
+cdef str _subphase_reason(const EdState* s, int kind):
+    """Why a decision of kind `kind` cannot be made in the current step of the turn, or ''."""
+    if s.phase == PH_DISCARD:
+        if kind == D_DISCARD or kind == D_END:
+            return ""
+        return "you have begun discarding: discard more (-X) or end the turn (.)"
+    if s.pay_n:
+        if kind == D_PAY:
+            return ""
+        what = "rubble" if s.pay_kind == T_RUBBLE else "the base camp"
+        return f"you still owe {_plural(s.pay_n, 'card')} for {what}: pay with #X first"
+    if s.replace != ED_NONE:
+        if kind == D_REPLACE or kind == D_REPLACE_DONE:
+            return ""
+        return "a replacement is under way: replace a card (~X) or end it (~.) first"
+    if kind == D_PAY:
+        return "you owe no payment (#X pays the rest of a rubble or base camp just entered)"
+    if kind == D_REPLACE or kind == D_REPLACE_DONE:
+        return "no replacement is under way (the token rh starts one: rh!)"
+    return ""
+
+
+cdef str _pay_reason(const EdState* s, const EdSeat* q, int t):
+    cdef int left = 0, u
+    reason = _held_reason(q, t) or _order_reason(t, s.last, "cards are paid")
+    if reason:
+        return reason
+    for u in range(t, ED_TYPES):
+        left += q.hand[u]
+    if left < s.pay_n:
+        return (f"the payment is made in card order and {s.pay_n} still owed, but you hold only "
+                f"{left} from {CARD_CODES[t]} on")
+    return ""
+
+
+cdef str _replace_reason(const EdState* s, const EdSeat* q, int d):
+    if d == D_REPLACE_DONE:
+        return ""
+    if s.replace >= 4:
+        return "a replacement takes at most 4 cards: end it with ~."
+    return _held_reason(q, d - D_REPLACE) or _order_reason(d - D_REPLACE, s.last, "cards are replaced")
+
+
+cdef str _target_text(const EdState* s, int pos, int d):
+    """The target of direction d from hex pos: `hex 57` or `blockade B3`."""
+    cdef const EdMap* m = &ED_MAPS[s.route]
+    cdef int k = m.cross[pos][d]
+    if k >= 0 and s.conn[k]:
+        return f"blockade B{s.conn[k]}"
+    return f"hex {m.nb[pos][d]}"
+
+
+cdef str _enter_reason(const EdState* s, int pos, int d):
+    """Why no piece may go from hex pos in direction d whatever it plays: no hex, a hex that is never
+    entered, an occupied hex, or a blockade named through another direction; '' otherwise."""
+    cdef const EdMap* m = &ED_MAPS[s.route]
+    cdef int h = m.nb[pos][d], k = m.cross[pos][d], e, o, p
+    if h < 0:
+        return f"no hex lies in direction {d} of hex {pos}"
+    if k >= 0 and s.conn[k]:
+        for e in range(d):
+            if m.nb[pos][e] >= 0 and m.cross[pos][e] == k:
+                return f"blockade B{s.conn[k]} is taken through the first direction across its border ({e})"
+        return ""
+    if m.terrain[h] > T_CAMP:
+        return f"hex {h} is {_TERRAIN_NAMES[m.terrain[h]]}: no piece enters it"
+    if s.flags & F_PASS_OCCUPIED:
+        return ""
+    for o in range(s.players):
+        for p in range(_npieces(s)):
+            if s.seat[o].piece[p] == h:
+                whose = (f"your piece {PIECE_LETTERS[p]}" if o == s.to_move else
+                         f"seat {o}'s piece" + (f" {PIECE_LETTERS[p]}" if s.players == 2 else ""))
+                return f"hex {h} is occupied by {whose} (only the token po lets a piece pass)"
+    return ""
+
+
+cdef void _terrain_of(const EdState* s, int pos, int d, int* terr, int* pw):
+    """The terrain and power a piece on hex pos meets in direction d (a blockade's, or the hex's)."""
+    cdef const EdMap* m = &ED_MAPS[s.route]
+    cdef int k = m.cross[pos][d]
+    if k >= 0 and s.conn[k]:
+        terr[0] = BLOCKADE_TERRAIN[s.conn[k]]
+        pw[0] = BLOCKADE_POWER[s.conn[k]]
+    else:
+        terr[0] = m.terrain[ED_MAPS[s.route].nb[pos][d]]
+        pw[0] = m.power[ED_MAPS[s.route].nb[pos][d]]
+
+
+cdef str _move_reason(const EdState* s, const EdSeat* q, int d):
+    """Why a move `X>h` (source X, piece, direction) breaks the rules, or ''."""
+    cdef int src = d // 12, p = (d // 6) & 1, dd = d % 6, pos, terr = 0, pw = 0, sym, power, u, enough = 0
+    code = MOVE_SOURCES[src]
+    if p >= _npieces(s):
+        return "you have one piece, a"
+    if src < ED_TYPES:
+        if not q.hand[src]:
+            return f"you do not hold {code}"
+    elif not q.tokens[_TOKEN_INDEX[code]]:
+        return f"you do not hold the token {code}"
+    pos = q.piece[p]
+    if pos == ED_ELDORADO:
+        return f"your piece {PIECE_LETTERS[p]} is on El Dorado already"
+    reason = _enter_reason(s, pos, dd)
+    if reason or src == _C_NATIVE or src == _SRC_NATIVE:
+        return reason
+    _terrain_of(s, pos, dd, &terr, &pw)
+    target = _target_text(s, pos, dd)
+    if terr == T_RUBBLE or terr == T_CAMP:
+        if src >= ED_TYPES:
+            return f"{target} is {_TERRAIN_NAMES[terr]} of power {pw}, paid with cards, and the token {code} is no card"
+        for u in range(src, ED_TYPES):
+            enough += q.hand[u]
+        if enough < pw:
+            return (f"{target} is {_TERRAIN_NAMES[terr]} of power {pw}: it takes {pw} cards, paid in card order "
+                    f"from {code} on, and you hold {enough}")
+        return ""
+    if src < ED_TYPES:
+        sym, power = CARD_SYMBOL[src], CARD_POWER[src]
+        if sym == SYM_ACTION_CARD:
+            return f"{code} is an action card: it has no power to move with"
+        if (s.flags & F_CHANGE_SYMBOL) and power >= 1:
+            sym = SYM_JOKER_CARD
+    else:
+        sym, power = TOKEN_SYMBOL[_TOKEN_INDEX[code]], TOKEN_POWER[_TOKEN_INDEX[code]]
+    return _power_reason(target, terr, pw, sym, power, code)
+
+
+cdef str _power_reason(str target, int terr, int pw, int sym, int power, str what):
+    """Why `what`, of symbol sym (SYM_JOKER_CARD: any) and power `power`, does not pay for terrain
+    terr of power pw (a jungle, water or village hex, or such a blockade); '' when it does."""
+    if (sym == terr or sym == SYM_JOKER_CARD) and power >= pw:
+        return ""
+    return (f"{target} takes {_SYMBOL_NAMES[terr]} power {pw}, and {what} gives "
+            f"{_SYMBOL_NAMES[sym]} power {power}")
+
+
+cdef str _step_reason(const EdState* s, const EdSeat* q, int d):
+    """Why a step `>h` breaks the rules, or ''."""
+    cdef int dd = d - D_STEP, pos, terr = 0, pw = 0
+    if s.moving == ED_NONE:
+        return "no piece is moving (a step continues the piece that moved last with its leftover power)"
+    if not s.leftover:
+        return "the moving piece has no power left"
+    pos = q.piece[s.moving]
+    reason = _enter_reason(s, pos, dd)
+    if reason:
+        return reason
+    _terrain_of(s, pos, dd, &terr, &pw)
+    target = _target_text(s, pos, dd)
+    if terr > T_COIN:
+        return f"{target} is {_TERRAIN_NAMES[terr]}: a step never enters rubble or a base camp"
+    return _power_reason(target, terr, pw, s.move_symbol, s.leftover, "the moving piece's leftover")
+
+
+cdef str _coin_reason(const EdState* s, const EdSeat* q, int c):
+    """Why playing coin source c (`$X`) breaks the rules, or ''."""
+    cdef int t
+    cdef bint any_dearer = False
+    code = COIN_SOURCES[c]
+    if c < ED_TYPES:
+        if not q.hand[c]:
+            return f"you do not hold {code}"
+    elif not q.tokens[_TOKEN_INDEX[code]]:
+        return f"you do not hold the token {code}"
+    if s.bought:
+        return "you have bought this turn: coins buy nothing more"
+    if s.lastcoin != ED_NONE and c < s.lastcoin:
+        return f"coins are played in card order (tokens last): {code} comes before {COIN_SOURCES[s.lastcoin]}"
+    for t in range(ED_MARKET_FIRST, ED_TYPES):
+        if _buyable_pile(s, t) and 2 * CARD_PRICE[t] > s.coins:
+            any_dearer = True
+    if not any_dearer:
+        return f"no card you could buy costs more than the {_coins(s.coins)} coins played"
+    return ""
+
+
+cdef bint _buyable_pile(const EdState* s, int t):
+    """The pile of type t has cards and lies on the market board, or beside it while a slot is empty."""
+    cdef int t2, on_board = 0
+    if not s.market[t]:
+        return False
+    if (s.on_board >> t) & 1:
+        return True
+    for t2 in range(ED_MARKET_FIRST, ED_TYPES):
+        on_board += (s.on_board >> t2) & 1
+    return on_board < 6
+
+
+cdef str _buy_reason(const EdState* s, int t):
+    code = CARD_CODES[t]
+    if s.bought:
+        return "you have bought this turn (one purchase a turn)"
+    if not s.market[t]:
+        return f"the {code} pile is empty"
+    if not _buyable_pile(s, t):
+        return f"the {code} pile lies beside the market board, and the board has no empty slot"
+    if 2 * CARD_PRICE[t] > s.coins:
+        return f"{code} costs {_plural(CARD_PRICE[t], 'coin')}, and you have played {_coins(s.coins)}"
+    return ""
+
+
+cdef str _action_reason(const EdState* s, const EdSeat* q, int a):
+    """Why action a (`Cg!` … `cs!`) breaks the rules, or ''."""
+    cdef int k
+    if a < 4:
+        return _held_reason(q, _ACTION_CARDS[a])
+    k = _ACTION_TOKENS[a - 4]
+    if not q.tokens[k]:
+        return f"you do not hold the token {TOKEN_CODES[k]}"
+    if (a == 5 or a == 6) and not _counts_size(q.hand, ED_TYPES):
+        return f"your hand is empty: there is no card to {'remove' if a == 5 else 'replace'}"
+    if a >= 7 and (s.flags >> (a - 7)) & 1:
+        return f"{_FLAG_NAMES[a - 7]} is on already this turn"
+    return ""
+
+
+cdef str _play_reason(const EdState* s, const EdSeat* q, int d):
+    """Why decision d breaks the rules in phase play, outside a payment or replacement; '' if none."""
+    if d < D_STEP:
+        return _move_reason(s, q, d)
+    if d < D_PAY:
+        return _step_reason(s, q, d)
+    if d < D_BUY:
+        return _coin_reason(s, q, d - D_COIN)
+    if d < D_TRANSMIT:
+        return _buy_reason(s, d - D_BUY + ED_MARKET_FIRST)
+    if d < D_ACTION:
+        if not q.hand[_C_TRANSMITTER]:
+            return "you do not hold Tm"
+        return "" if s.market[d - D_TRANSMIT + ED_MARKET_FIRST] else f"the {CARD_CODES[d - D_TRANSMIT + ED_MARKET_FIRST]} pile is empty"
+    if d < D_REMOVE:
+        return _action_reason(s, q, d - D_ACTION)
+    if d < D_REPLACE:
+        if not s.remove_n:
+            return "you have no removal right (Si!, Tl! and the token rm give one)"
+        return _held_reason(q, d - D_REMOVE) or _order_reason(d - D_REMOVE, s.last, "cards are removed")
+    if d < D_END:
+        return _held_reason(q, d - D_DISCARD)
+    return ""
+
+
+cdef int _kind(int d) noexcept:
+    """The first id of d's kind, for the kinds a step of the turn restricts."""
+    if D_PAY <= d < D_COIN:
+        return D_PAY
+    if D_REPLACE <= d < D_REPLACE_DONE:
+        return D_REPLACE
+    if D_DISCARD <= d < D_END:
+        return D_DISCARD
+    return d if d == D_REPLACE_DONE or d == D_END else -1
+
+
 cdef class EldoradoState(State):
     """A position of `eldorado` (docs/eldorado.md).
 
@@ -905,6 +1197,32 @@ cdef class EldoradoState(State):
                                 expected="a card code, m1 m2 m3 p1 p2 c1 c2 or nt, then > and the target"
                                 + (" (with 2 players the piece after the source: Exa>57)" if s.players == 2 else ""))
         raise NotationError("not a decision of eldorado", token=text, expected=expected)
+
+    def _why_illegal(self, int d) -> str:
+        """The rule of docs/eldorado.md that decision `d` of the seat to move breaks; empty when it
+        breaks none, which is exactly when it is legal.
+
+        >>> import engine
+        >>> s = engine.new_game("eldorado", seed=1, players=2)
+        >>> s.why_illegal("*Jo"), s.why_illegal("#Tv"), s.why_illegal("xEx")
+        ('the Jo pile lies beside the market board, and the board has no empty slot', 'you owe no payment (#X pays the rest of a rubble or base camp just entered)', 'you have no removal right (Si!, Tl! and the token rm give one)')
+        """
+        cdef EdState* s = _es(self)
+        cdef EdSeat* q
+        cdef int kind = _kind(d)
+        if s.phase == PH_OVER:
+            return "the game is over"
+        q = &s.seat[s.to_move]
+        reason = _subphase_reason(s, kind)
+        if reason:
+            return reason
+        if s.phase == PH_DISCARD:
+            return "" if d == D_END else _held_reason(q, d - D_DISCARD) or _order_reason(d - D_DISCARD, s.last, "cards are discarded")
+        if s.pay_n:
+            return _pay_reason(s, q, d - D_PAY)
+        if s.replace != ED_NONE:
+            return _replace_reason(s, q, d)
+        return _play_reason(s, q, d)
 
     # ----- the record ----------------------------------------------------------------------------------
     def revealed_text(self, tuple revealed) -> str:

@@ -68,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as err:
         raise CommandError(f"--bot: {err}") from None
     store = open_store(args.db, create=True) if args.db else None  # a bad path is named before the game
-    person = TerminalPerson()
+    person = TerminalPerson(edition.palette)
     try:
         outcome = play_game(settings, person)
     except Quit as left:
