@@ -25,6 +25,7 @@ from functools import cached_property
 from typing import Any
 
 from engine._core import Rules, State
+from engine.observation import Observation
 from engine.errors import OptionError
 from engine.options import OptionSpec, parse_option_tokens, resolve_options
 
@@ -122,6 +123,9 @@ class Edition:
     """`auditor(game, seat)`: checks every line sent to a seat against what it has seen."""
     reference: Ref | None = None
     """The independent pure-Python model's `Game` class (the engine is tested against it)."""
+    observation: Observation | None = None
+    """A seat's view as a fixed vector of floats, written in C (`engine.observation`; the
+    reinforcement-learning environments of rl/ read it), or None where the edition has none."""
 
     def resolve_options(self, options: Mapping[str, object] | None = None) -> dict[str, int]:
         """All options with defaults filled in; raises OptionError for unknown names or bad values."""

@@ -7,6 +7,7 @@
 """
 from __future__ import annotations
 
+from engine.board.observation import OBSERVATION
 from engine.board.rules import OPTION_SPECS, RULES, SEATS
 from engine.board.state import BoardState, new_state
 from engine.edition import Edition, Ref, SearchDefaults, TurnShape
@@ -31,6 +32,7 @@ BOARD = Edition(
     heuristic=Ref("bots.board.heuristic:HEURISTIC"),
     auditor=Ref("engine.board.audit:BoardSeatAudit"),
     reference=Ref("engine.board.reference:Game"),
+    observation=OBSERVATION,
 )
 EDITIONS = (BOARD,)
 """The family's records, for the registry (engine/editions.py)."""

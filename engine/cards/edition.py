@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import partial
 
+from engine.cards.observation import OBSERVATIONS
 from engine.cards.rules import EDITION_NAMES, OPTION_SPECS, RULES, SEATS
 from engine.cards.state import CardState, new_state, read_position, read_view
 from engine.edition import Edition, Ref, SearchDefaults, TurnShape
@@ -47,6 +48,7 @@ def _record(index: int, title: str, search: SearchDefaults, opponent_model: Ref 
         opponent_model=opponent_model,
         auditor=Ref("engine.cards.audit:SeatAudit"),
         reference=Ref(f"engine.cards.reference.{name}:Game"),
+        observation=OBSERVATIONS[index],
     )
 
 

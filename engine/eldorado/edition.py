@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from engine._core import State
 from engine.edition import Edition, Ref, SearchDefaults, TurnShape
+from engine.eldorado.observation import OBSERVATION
 from engine.eldorado.rules import OPTION_SPECS, RULES, SEATS
 from engine.eldorado.state import EldoradoState, new_state
 
@@ -60,6 +61,7 @@ ELDORADO = Edition(
     heuristic=Ref("bots.eldorado.heuristic:HEURISTIC"),
     auditor=Ref("engine.eldorado.audit:EldoradoSeatAudit"),
     reference=Ref("engine.eldorado.reference:Game"),
+    observation=OBSERVATION,
 )
 EDITIONS = (ELDORADO,)
 """The family's records, for the registry (engine/editions.py)."""
