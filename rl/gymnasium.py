@@ -28,7 +28,7 @@ from engine import State
 from engine.edition import Edition
 from protocol.limits import Limits
 from rl.opponents import Opponent, opponent
-from rl.spaces import Spaces, edition_record, rewards
+from rl.spaces import BOUND, Spaces, edition_record, rewards
 
 
 class ExpeditionsEnv(gymnasium.Env):  # type: ignore[misc]  # gymnasium's Env is generic over untyped spaces
@@ -53,7 +53,7 @@ class ExpeditionsEnv(gymnasium.Env):  # type: ignore[misc]  # gymnasium's Env is
         if len(specs) != len(others):
             raise ValueError(f"{len(specs)} opponents for {len(others)} other seats")
         self.opponents = {k: opponent(spec, seed=k, limits=limits) for k, spec in zip(others, specs)}
-        self.observation_space = spaces.Box(-np.inf, np.inf, shape=(self.spaces.size,), dtype=np.float32)
+        self.observation_space = spaces.Box(-BOUND, BOUND, shape=(self.spaces.size,), dtype=np.float32)
         self.action_space = spaces.Discrete(self.spaces.num_actions)
         self.render_mode = render_mode
         self.state: State = self.record.new_game(0, self.players, **self.rule_options)

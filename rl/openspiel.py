@@ -72,15 +72,53 @@ def _setup(edition: str, players: int, deals: int, options: tuple[tuple[str, int
     return _Setup(edition, players, deals, options, Spaces(record))
 
 
+class _Match:
+    """The engine state of a match, and what each player saw that the state's record no longer
+    holds (earlier rounds; what came before a resampling or a deserialization), as its history entries.
+    A copy keeps the record; a pickle (OpenSpiel's serialization) writes the position and every seen
+    decision."""
+
+    def __init__(self, state: State, past: list[list[str]]) -> None:
+        self.state = state
+        self.past = past
+
+    def seen(self, player: int) -> list[str]:
+        """Every decision of the match as `player` saw it."""
+        return self.past[player] + self.state.history(player)
+
+    def apply(self, decision: int) -> None:
+        rounds = self.state.round_index
+        self.state.apply(decision)
+        if self.state.round_index != rounds:  # the record's slice of the round just ended moves to past
+            for player, past in enumerate(self.past):
+                past.extend(self.state.history(player, previous=True))
+
+    def resampled(self, player: int, seed: int) -> _Match:
+        """Everything `player` cannot see dealt again; what each player saw kept."""
+        return _Match(self.state.determinized(player, seed), [self.seen(k) for k in range(len(self.past))])
+
+    def __deepcopy__(self, memo: Any) -> _Match:
+        return _Match(self.state.copy(), [list(past) for past in self.past])
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"position": self.state.to_text(), "seen": [self.seen(k) for k in range(len(self.past))]}
+
+    def __setstate__(self, data: dict[str, Any]) -> None:
+        self.state = engine.parse_position(data["position"])
+        self.past = data["seen"]
+
+
 class ExpeditionsState(pyspiel.State):  # type: ignore[misc]  # pyspiel is not typed
     """A match: the chance node of the deal, then the engine's state."""
 
     def __init__(self, game: ExpeditionsGame) -> None:
         super().__init__(game)
         self._setup: _Setup = game.setup
-        self._state: State | None = None
-        self._seen: list[list[str]] = [[] for _ in range(game.setup.players)]
-        """Per player, every decision of the match as the player saw it (its history entries)."""
+        self._match: _Match | None = None
+
+    @property
+    def _state(self) -> State | None:
+        return None if self._match is None else self._match.state
 
     # ----- the game tree ----------------------------------------------------------------------------
     def current_player(self) -> int:
@@ -98,16 +136,12 @@ class ExpeditionsState(pyspiel.State):  # type: ignore[misc]  # pyspiel is not t
         return [(k, p) for k in range(self._setup.deals)]
 
     def _apply_action(self, action: int) -> None:
-        if self._state is None:
+        if self._match is None:
             record = engine.get_edition(self._setup.edition)
-            self._state = record.new_game(int(action), self._setup.players, **dict(self._setup.options))
-            return
-        state = self._state
-        rounds = state.round_index
-        state.apply(int(action))
-        previous = state.round_index != rounds
-        for player, seen in enumerate(self._seen):
-            seen.append(state.history(player, previous=previous)[-1])
+            state = record.new_game(int(action), self._setup.players, **dict(self._setup.options))
+            self._match = _Match(state, [[] for _ in range(self._setup.players)])
+        else:
+            self._match.apply(int(action))
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == int(pyspiel.PlayerId.CHANCE) or self._state is None:
@@ -134,7 +168,9 @@ class ExpeditionsState(pyspiel.State):  # type: ignore[misc]  # pyspiel is not t
 
     def information_state(self, player: int) -> str:
         """The view without history, then the match's decisions as the player saw them."""
-        return self.view_without_history(player) + " seen=" + ",".join(self._seen[player])
+        if self._match is None:
+            return ""
+        return self.view_without_history(player) + " seen=" + ",".join(self._match.seen(player))
 
     def observe(self, player: int, out: np.ndarray) -> None:
         if self._state is None:
@@ -146,9 +182,8 @@ class ExpeditionsState(pyspiel.State):  # type: ignore[misc]  # pyspiel is not t
         """A state drawn among those consistent with the player's information state: what it cannot
         see dealt again (engine determinization, seeded from the sampler)."""
         sample: ExpeditionsState = self.clone()
-        if self._state is not None and not self._state.is_terminal():
-            seed = int(probability_sampler() * 2**53)
-            sample._state = self._state.determinized(player_id, seed)
+        if self._match is not None and not self._match.state.is_terminal():
+            sample._match = self._match.resampled(player_id, int(probability_sampler() * 2**53))
         return sample
 
 
@@ -170,7 +205,13 @@ class _Observer:
 class ExpeditionsGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is not typed
     """One edition's game, with its parameters."""
 
-    def __init__(self, record: Edition, game_type: Any, params: dict[str, Any]) -> None:
+    record: Edition
+    """The edition (each registered game is a subclass naming its own)."""
+    kind: Any
+    """Its `pyspiel.GameType`."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        record, params = self.record, dict(params or {})
         players = int(params.get("players", record.check_players(None)))
         options = record.resolve_options({spec.name: params[spec.name] for spec in record.options if spec.name in params})
         deals = int(params.get("deals", DEALS))
@@ -178,7 +219,7 @@ class ExpeditionsGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is not typ
         info = pyspiel.GameInfo(num_distinct_actions=record.rules.num_decision_ids, max_chance_outcomes=deals,
                                 num_players=players, min_utility=-1.0, max_utility=1.0, utility_sum=0.0,
                                 max_game_length=MAX_GAME_LENGTH)
-        super().__init__(game_type, info, params)
+        super().__init__(self.kind, info, params)
 
     def new_initial_state(self) -> ExpeditionsState:
         return ExpeditionsState(self)
@@ -218,7 +259,10 @@ def register(record: Edition) -> str:
     name = short_name(record)
     if name not in pyspiel.registered_names():
         kind = game_type(record)
-        pyspiel.register_game(kind, lambda params=None: ExpeditionsGame(record, kind, dict(params or {})))
+        # A class, not a closure: OpenSpiel's registry keeps its creator until after the interpreter
+        # has shut down, and a class (unlike a closure) is never freed then, which would crash the exit.
+        creator = type(f"ExpeditionsGame_{record.name}", (ExpeditionsGame,), {"record": record, "kind": kind})
+        pyspiel.register_game(kind, creator)
     return name
 
 

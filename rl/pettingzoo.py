@@ -19,7 +19,7 @@ from pettingzoo import AECEnv
 
 from engine import State
 from engine.edition import Edition
-from rl.spaces import Spaces, edition_record, rewards
+from rl.spaces import BOUND, Spaces, edition_record, rewards
 
 
 class ExpeditionsAEC(AECEnv):  # type: ignore[misc]  # pettingzoo is not typed
@@ -38,7 +38,7 @@ class ExpeditionsAEC(AECEnv):  # type: ignore[misc]  # pettingzoo is not typed
         self.render_mode = render_mode
         self.possible_agents = [f"seat_{k}" for k in range(self.players)]
         self._seat = {agent: k for k, agent in enumerate(self.possible_agents)}
-        box = spaces.Box(-np.inf, np.inf, shape=(self.spaces.size,), dtype=np.float32)
+        box = spaces.Box(-BOUND, BOUND, shape=(self.spaces.size,), dtype=np.float32)
         masks = spaces.Box(0, 1, shape=(self.spaces.num_actions,), dtype=np.int8)
         self.observation_spaces = {a: spaces.Dict({"observation": box, "action_mask": masks})
                                    for a in self.possible_agents}

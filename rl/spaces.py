@@ -44,6 +44,11 @@ def rewards(state: State) -> list[float]:
     return [r - (total - r) / others for r in returns]
 
 
+BOUND = float(2**24)
+"""The observation spaces' bound: every entry is a count, a value or points, far below it, and float32
+holds each integer up to it exactly."""
+
+
 class Spaces:
     """An edition's observation tensor and decision-id space, as numpy arrays."""
 

@@ -104,7 +104,7 @@ def test_gymnasium_environment_checker(edition):
         assert "illegal" not in info
         if terminated:
             break
-    assert total in (-1.0, 0.0, 1.0) or _players(edition) not in (None, 2)
+    assert total == pytest.approx(rl_rewards(environment.state)[0])
 
 
 def test_gymnasium_against_a_protocol_bot_process():
@@ -150,7 +150,7 @@ def test_openspiel_resampling_keeps_the_information_state(edition):
     game = _game(edition)
     state = game.new_initial_state()
     rng = random.Random(5)
-    while not state.is_terminal() and len(state.history()) < 80:
+    while not state.is_terminal() and len(state.history()) < 30:
         state.apply_action(rng.choice(state.legal_actions()))
     if state.is_terminal():
         pytest.skip("the match ended early")
