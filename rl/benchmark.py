@@ -9,11 +9,10 @@ True
 """
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Callable, Mapping
 from typing import Any
-
-import numpy as np
 
 from engine.benchmark import python_face_rate
 from rl.spaces import edition_record
@@ -45,10 +44,11 @@ def batched_rate(edition: str, options: Mapping[str, object], seconds: float, pl
 
 def pettingzoo_rate(edition: str, options: Mapping[str, object], seconds: float,
                     players: int | None = None) -> tuple[float, float]:
-    """(steps/s, games/s) of random matches in the AEC environment, reading every observation."""
+    """(steps/s, games/s) of random matches in the AEC environment, reading every observation (the
+    random agent picks among the engine's legal list, as the Python face's baseline does)."""
     from rl.pettingzoo import ExpeditionsAEC
     env = ExpeditionsAEC(edition, players, **dict(options))
-    rng = np.random.default_rng(1)
+    rng = random.Random(1)
     seed = [0]
 
     def game() -> tuple[int, int]:
@@ -60,8 +60,7 @@ def pettingzoo_rate(edition: str, options: Mapping[str, object], seconds: float,
             if terminated or truncated:
                 env.step(None)
                 continue
-            legal = np.flatnonzero(obs["action_mask"])
-            env.step(int(legal[rng.integers(len(legal))]))
+            env.step(rng.choice(env.game.legal()))
             steps += 1
         return steps, 1
     return _timed(game, seconds)
@@ -69,19 +68,19 @@ def pettingzoo_rate(edition: str, options: Mapping[str, object], seconds: float,
 
 def gymnasium_rate(edition: str, options: Mapping[str, object], seconds: float,
                    players: int | None = None) -> tuple[float, float]:
-    """(agent steps/s, games/s) of a random agent against the random bot in the single-agent environment."""
+    """(agent steps/s, games/s) of a random agent against the random bot in the single-agent
+    environment (the agent picks among the engine's legal list, as the Python face's baseline does)."""
     from rl.gymnasium import ExpeditionsEnv
     env = ExpeditionsEnv(edition, "random", players=players, **dict(options))
-    rng = np.random.default_rng(1)
+    rng = random.Random(1)
     seed = [0]
 
     def game() -> tuple[int, int]:
         seed[0] += 1
-        _, info = env.reset(seed=seed[0])
+        env.reset(seed=seed[0])
         steps = 0
         while True:
-            legal = np.flatnonzero(info["action_mask"])
-            _, _, terminated, truncated, info = env.step(int(legal[rng.integers(len(legal))]))
+            _, _, terminated, truncated, _ = env.step(rng.choice(env.state.legal()))
             steps += 1
             if terminated or truncated:
                 return steps, 1

@@ -44,7 +44,7 @@ class ExpeditionsAEC(AECEnv):  # type: ignore[misc]  # pettingzoo is not typed
                                    for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(self.spaces.num_actions) for a in self.possible_agents}
         self._seeds = np.random.default_rng()
-        self.state: State = self.record.new_game(0, self.players, **self.rule_options)
+        self.game: State = self.record.new_game(0, self.players, **self.rule_options)
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -56,21 +56,19 @@ class ExpeditionsAEC(AECEnv):  # type: ignore[misc]  # pettingzoo is not typed
         if seed is not None:
             self._seeds = np.random.default_rng(seed)
         deal = int(self._seeds.integers(0, 2**63))
-        self.state = self.record.new_game(deal, self.players, **self.rule_options)
+        self.game = self.record.new_game(deal, self.players, **self.rule_options)
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self.agent_selection = self.possible_agents[self.state.to_move or 0]
+        self.agent_selection = self.possible_agents[self.game.to_move or 0]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self._seat[agent]
-        mask = np.zeros(self.spaces.num_actions, dtype=np.int8)
-        if self.state.to_move == seat:
-            mask[self.state.legal()] = 1
-        return {"observation": self.spaces.observe(self.state, seat), "action_mask": mask}
+        return {"observation": self.spaces.observe(self.game, seat),
+                "action_mask": self.spaces.mask(self.game, self.game.to_move == seat)}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -78,10 +76,10 @@ class ExpeditionsAEC(AECEnv):  # type: ignore[misc]  # pettingzoo is not typed
             self._was_dead_step(action)
             return
         self._cumulative_rewards[agent] = 0.0
-        self.state.apply(int(action))  # type: ignore[arg-type]  # None only for a finished agent
-        mover = self.state.to_move
+        self.game.apply(int(action))  # type: ignore[arg-type]  # None only for a finished agent
+        mover = self.game.to_move
         if mover is None:
-            for agent, reward in zip(self.possible_agents, rewards(self.state)):
+            for agent, reward in zip(self.possible_agents, rewards(self.game)):
                 self.rewards[agent] = reward
                 self.terminations[agent] = True
         else:
@@ -92,7 +90,7 @@ class ExpeditionsAEC(AECEnv):  # type: ignore[misc]  # pettingzoo is not typed
 
     def render(self) -> str:
         """The position as the edition's text picture (the full state: for a person watching)."""
-        return self.state.pretty()
+        return self.game.pretty()
 
     def close(self) -> None:
         pass

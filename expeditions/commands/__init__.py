@@ -9,6 +9,6 @@ class CommandError(ExpeditionsError):
 
 
 from expeditions.commands import (analyse, arena, bench, bot, deals, perft, play, protocol_check, replay,  # noqa: E402
-                                  selfplay)
+                                  rl_bot, rl_train, selfplay)
 
-COMMANDS = [arena, deals, replay, analyse, play, selfplay, perft, bench, bot, protocol_check]
+COMMANDS = [arena, deals, replay, analyse, play, selfplay, perft, bench, bot, protocol_check, rl_train, rl_bot]
