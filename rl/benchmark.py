@@ -21,6 +21,11 @@ BATCH = 256
 """Matches stepped together by the batched environment in the benchmark."""
 
 
+def _keywords(options: Mapping[str, object]) -> dict[str, Any]:
+    """Rule options as keyword arguments (the environments take them as `**options`)."""
+    return dict(options)
+
+
 def _timed(run: Callable[[], tuple[int, int]], seconds: float) -> tuple[float, float]:
     """Calls `run` (returning steps, games) until `seconds` have passed; (steps/s, games/s)."""
     steps = games = 0
@@ -47,7 +52,7 @@ def pettingzoo_rate(edition: str, options: Mapping[str, object], seconds: float,
     """(steps/s, games/s) of random matches in the AEC environment, reading every observation (the
     random agent picks among the engine's legal list, as the Python face's baseline does)."""
     from rl.pettingzoo import ExpeditionsAEC
-    env = ExpeditionsAEC(edition, players, **dict(options))
+    env = ExpeditionsAEC(edition, players, None, **_keywords(options))
     rng = random.Random(1)
     seed = [0]
 
@@ -71,7 +76,7 @@ def gymnasium_rate(edition: str, options: Mapping[str, object], seconds: float,
     """(agent steps/s, games/s) of a random agent against the random bot in the single-agent
     environment (the agent picks among the engine's legal list, as the Python face's baseline does)."""
     from rl.gymnasium import ExpeditionsEnv
-    env = ExpeditionsEnv(edition, "random", players=players, **dict(options))
+    env = ExpeditionsEnv(edition, "random", players=players, **_keywords(options))
     rng = random.Random(1)
     seed = [0]
 

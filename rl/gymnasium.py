@@ -31,7 +31,7 @@ from rl.opponents import Opponent, opponent
 from rl.spaces import BOUND, Spaces, edition_record, rewards
 
 
-class ExpeditionsEnv(gymnasium.Env):  # type: ignore[misc]  # gymnasium's Env is generic over untyped spaces
+class ExpeditionsEnv(gymnasium.Env[np.ndarray, np.int64]):
     """Seat `seat` of `edition` against `opponents`: one spec for every other seat, or one per other
     seat in turn order (a built-in bot's name, a protocol bot's command line, or an `Opponent`).
     `limits` is what each opponent may spend on a decision."""
@@ -80,7 +80,7 @@ class ExpeditionsEnv(gymnasium.Env):  # type: ignore[misc]  # gymnasium's Env is
         self._advance()
         return self._observation()
 
-    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+    def step(self, action: np.int64 | int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         if self.state.to_move != self.seat or not self.state.is_legal(int(action)):
             obs, info = self._observation()
             info["illegal"] = True

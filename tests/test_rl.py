@@ -203,3 +203,15 @@ def test_a_trained_agent_is_saved_loaded_and_served_as_a_protocol_bot(tmp_path):
                 state.apply(answer)
             else:
                 state.apply(state.legal()[0])
+
+
+# ----- the examples of the docstrings -----------------------------------------------------------------
+
+@pytest.mark.parametrize("name", ["rl.spaces", "rl.views", "rl.batched", "rl.opponents", "rl.pettingzoo",
+                                  "rl.gymnasium", "rl.openspiel", "rl.benchmark", "rl.agent"])
+def test_module_examples(name):
+    import doctest
+    import importlib
+
+    failures, _ = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
+    assert failures == 0
