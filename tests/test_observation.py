@@ -73,3 +73,17 @@ def test_the_hand_field_counts_the_seats_hand(edition):
         tensor = _observe(state, seat)
         total = sum(tensor[hand.offset:hand.offset + hand.size])
         assert total > 0 and total == int(total)
+
+
+def test_docs_rl_describes_every_field():
+    """docs/rl.md's tables list each edition's fields with their shapes and offsets, in order."""
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parent.parent / "docs" / "rl.md").read_text()
+    for name, record in engine.EDITIONS.items():
+        obs = record.observation
+        section = text.split(f"### `{name}`: {obs.size} floats", 1)
+        assert len(section) == 2, f"docs/rl.md has no table of {name} ({obs.size} floats)"
+        rows = re.findall(r"^\| `(\w+)` \| ([\d×]+) \| (\d+) \|", section[1].split("\n### ", 1)[0], re.M)
+        assert rows == [(f.name, "×".join(map(str, f.shape)), str(f.offset)) for f in obs.fields]
