@@ -20,6 +20,7 @@ from pettingzoo import AECEnv
 from engine import State
 from engine.edition import Edition
 from rl.spaces import BOUND, Spaces, edition_record, rewards
+from rl.views import Views
 
 
 class ExpeditionsAEC(AECEnv):  # type: ignore[misc]  # pettingzoo is not typed
@@ -35,6 +36,7 @@ class ExpeditionsAEC(AECEnv):  # type: ignore[misc]  # pettingzoo is not typed
         self.players = self.record.check_players(players)
         self.rule_options = self.record.resolve_options(options)
         self.spaces = Spaces(self.record)
+        self._views = Views(self.record)
         self.render_mode = render_mode
         self.possible_agents = [f"seat_{k}" for k in range(self.players)]
         self._seat = {agent: k for k, agent in enumerate(self.possible_agents)}
@@ -67,8 +69,9 @@ class ExpeditionsAEC(AECEnv):  # type: ignore[misc]  # pettingzoo is not typed
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self._seat[agent]
-        return {"observation": self.spaces.observe(self.game, seat),
-                "action_mask": self.spaces.mask(self.game, self.game.to_move == seat)}
+        game = self.game
+        return {"observation": self._views.observation(game, seat),
+                "action_mask": self._views.action_mask(game, game.to_move == seat)}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -76,15 +79,16 @@ class ExpeditionsAEC(AECEnv):  # type: ignore[misc]  # pettingzoo is not typed
             self._was_dead_step(action)
             return
         self._cumulative_rewards[agent] = 0.0
-        self.game.apply(int(action))  # type: ignore[arg-type]  # None only for a finished agent
-        mover = self.game.to_move
+        game = self.game
+        game.apply(int(action))  # type: ignore[arg-type]  # None only for a finished agent
+        mover = game.to_move
         if mover is None:
-            for agent, reward in zip(self.possible_agents, rewards(self.game)):
+            for agent, reward in zip(self.possible_agents, rewards(game)):
                 self.rewards[agent] = reward
                 self.terminations[agent] = True
-        else:
+            self._accumulate_rewards()
+        else:  # no rewards before the end: nothing to accumulate
             self.agent_selection = self.possible_agents[mover]
-        self._accumulate_rewards()
         if self.render_mode == "ansi":
             print(self.render())
 
