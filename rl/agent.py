@@ -4,7 +4,8 @@ environment against the random bot, saved as one `.npz`, and played as a protoco
 (`expeditions rl-bot WEIGHTS`, docs/rl.md).
 
 The policy has a column for each decision id seen legal during a warm-up of random play (in
-`classic`, 134 of the 2,214 ids); a legal decision without a column gets the logit 0.
+`classic`, 106 of the 2,214 ids); a legal decision without one is played only when no legal
+decision has one.
 
 >>> from rl.agent import train
 >>> policy, report = train("classic", seconds=0.5, envs=32, seed=1)

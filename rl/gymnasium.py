@@ -32,13 +32,14 @@ from rl.spaces import BOUND, Spaces, edition_record, rewards
 
 
 class ExpeditionsEnv(gymnasium.Env[np.ndarray, np.int64]):
-    """Seat `seat` of `edition` against `opponents`: one spec for every other seat, or one per other
-    seat in turn order (a built-in bot's name, a protocol bot's command line, or an `Opponent`).
+    """Seat `seat` of `edition` against `opponents`: one spec for every other seat, or a list of one
+    per other seat in turn order (a built-in bot's name, a protocol bot's command line as a string or
+    an argv list, or an `Opponent`).
     `limits` is what each opponent may spend on a decision."""
 
     metadata = {"render_modes": ["ansi"]}
 
-    def __init__(self, edition: str | Edition | None = None, opponents: str | Sequence[str | Opponent] | Opponent = "random",
+    def __init__(self, edition: str | Edition | None = None, opponents: str | Sequence[str | Sequence[str] | Opponent] | Opponent = "random",
                  seat: int = 0, players: int | None = None, limits: Limits | None = None,
                  render_mode: str | None = None, **options: object) -> None:
         self.record = edition_record(edition)

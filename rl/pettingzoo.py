@@ -89,11 +89,10 @@ class ExpeditionsAEC(AECEnv):  # type: ignore[misc]  # pettingzoo is not typed
             self._accumulate_rewards()
         else:  # no rewards before the end: nothing to accumulate
             self.agent_selection = self.possible_agents[mover]
-        if self.render_mode == "ansi":
-            print(self.render())
 
     def render(self) -> str:
-        """The position as the edition's text picture (the full state: for a person watching)."""
+        """The position as the edition's text picture (the full state: for a person watching; the
+        `ansi` render mode)."""
         return self.game.pretty()
 
     def close(self) -> None:

@@ -181,6 +181,16 @@ def test_openspiels_ismcts_bot_plays_a_match_to_the_end(edition):
 
 # ----- the learned agent ----------------------------------------------------------------------------
 
+def test_rl_train_writes_a_policy_file(tmp_path, capsys):
+    from expeditions.cli import main
+    from rl.agent import LinearPolicy
+
+    out = tmp_path / "p.npz"
+    assert main(["rl-train", "--seconds", "0.5", "--envs", "8", "--seed", "2", "--out", str(out)]) == 0
+    assert '"matches"' in capsys.readouterr().out
+    assert LinearPolicy.load(out).edition == engine.default_edition().name
+
+
 def test_a_trained_agent_is_saved_loaded_and_served_as_a_protocol_bot(tmp_path):
     from protocol.client import Engine
     from protocol.limits import Limits
