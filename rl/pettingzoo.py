@@ -20,7 +20,6 @@ from pettingzoo import AECEnv
 from engine import State
 from engine.edition import Edition
 from rl.spaces import BOUND, Spaces, edition_record, rewards
-from rl.views import Views
 
 
 class ExpeditionsAEC(AECEnv):  # type: ignore[misc]  # pettingzoo is not typed
@@ -36,7 +35,7 @@ class ExpeditionsAEC(AECEnv):  # type: ignore[misc]  # pettingzoo is not typed
         self.players = self.record.check_players(players)
         self.rule_options = self.record.resolve_options(options)
         self.spaces = Spaces(self.record)
-        self._views = Views(self.record)
+        self._views = self.spaces.views  # called straight: the AEC protocol asks at every step
         self.render_mode = render_mode
         self.possible_agents = [f"seat_{k}" for k in range(self.players)]
         self._seat = {agent: k for k, agent in enumerate(self.possible_agents)}

@@ -62,19 +62,20 @@ class Spaces:
         """Floats of an observation."""
         self.num_actions = record.rules.num_decision_ids
         """The decision ids: every legal decision is one of range(num_actions)."""
-        self._views = Views(record)
+        self.views = Views(record)
+        """Writes a state's tensor and mask in C (what `observe` and `mask` call)."""
 
     def observe(self, state: State, seat: int, out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]:
         """`seat`'s observation of `state` (written into `out` when given)."""
         if out is None:
-            return self._views.observation(state, seat)
+            return self.views.observation(state, seat)
         self.observation.observe(state, seat, out)
         return out
 
     def mask(self, state: State, mover: bool = True) -> npt.NDArray[np.int8]:
         """1 (int8) for each legal decision of the mover, 0 elsewhere (all 0 once the match is over,
         or when `mover` is False: the mask of a seat that is not to move)."""
-        return self._views.action_mask(state, mover)
+        return self.views.action_mask(state, mover)
 
     def fields(self, observation: npt.NDArray[np.float32]) -> dict[str, npt.NDArray[np.float32]]:
         """An observation cut into its named fields, each in its shape (views, not copies)."""
