@@ -26,6 +26,7 @@ from functools import cached_property
 from typing import Any
 
 from engine._core import Rules, State
+from engine.observation import Observation
 from engine.errors import OptionError
 from engine.options import OptionSpec, parse_option_tokens, resolve_options
 
@@ -152,6 +153,9 @@ class Edition:
     `engine.drawing.Drawing` (its ES module, shipped beside it, and the public layout of a game)."""
     palette: Palette | None = None
     """How `expeditions play` colours the edition's cards on a terminal (None: not at all)."""
+    observation: Observation | None = None
+    """A seat's view as a fixed vector of floats, written in C (`engine.observation`; the
+    reinforcement-learning environments of rl/ read it), or None where the edition has none."""
 
     def resolve_options(self, options: Mapping[str, object] | None = None) -> dict[str, int]:
         """All options with defaults filled in; raises OptionError for unknown names or bad values."""

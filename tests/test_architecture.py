@@ -1,8 +1,8 @@
 """The shape of the code base, tested: the layers import downwards only, and every error the
 project raises is one family.
 
-engine (rules) <- protocol (the bot interface and its transport) <- bots (policies) <- arena, the
-command line. The protocol's value types (`Limits`, options, `Policy`, the compiled `Decider`)
+engine (rules) <- protocol (the bot interface and its transport) <- bots (policies) <- arena, rl
+(the learning environments, beside the arena and apart from it) <- the command line. The protocol's value types (`Limits`, options, `Policy`, the compiled `Decider`)
 live in protocol/, so protocol/ never imports bots/.
 """
 from __future__ import annotations
@@ -21,7 +21,7 @@ import pytest
 from engine.errors import ExpeditionsError
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("engine", "protocol", "bots", "arena", "gui", "expeditions")
+PACKAGES = ("engine", "protocol", "bots", "arena", "rl", "gui", "expeditions")
 _CIMPORT = re.compile(r"^\s*(?:from\s+([\w.]+)\s+c?import|c?import\s+([\w.]+))", re.M)
 
 
@@ -45,11 +45,17 @@ def _sources(package: str) -> list[Path]:
 
 @pytest.mark.parametrize("lower, upper", [("engine", "protocol"), ("engine", "bots"), ("engine", "arena"),
                                           ("protocol", "bots"), ("protocol", "arena"), ("bots", "arena"),
-                                          *((lower, "gui") for lower in ("engine", "protocol", "bots", "arena"))])
+                                          *((lower, "gui") for lower in ("engine", "protocol", "bots", "arena")),
+                                          ("engine", "rl"), ("protocol", "rl"), ("bots", "rl"), ("arena", "rl"),
+                                          ("rl", "arena")])
 def test_a_layer_does_not_import_the_layers_above_it(lower, upper):
     offenders = [f"{path.relative_to(ROOT)} imports {module}" for path in _sources(lower)
                  for module in _imported_modules(path) if module == upper or module.startswith(upper + ".")]
     assert not offenders, offenders
+
+
+FRAMEWORKS = ("numpy", "gymnasium", "pettingzoo", "pyspiel", "open_spiel")
+"""What rl/ needs beyond the engine: the optional extra `rl`, without which its modules are left out."""
 
 
 def _product_modules() -> list[str]:
@@ -59,7 +65,17 @@ def _product_modules() -> list[str]:
         names.append(package)
         names.extend(info.name for info in pkgutil.walk_packages(module.__path__, package + ".")
                      if not info.name.endswith("__main__"))
-    return names
+    return [name for name in names if _importable(name)]
+
+
+def _importable(name: str) -> bool:
+    try:
+        importlib.import_module(name)
+    except ModuleNotFoundError as err:
+        if name.startswith("rl.") and (err.name or "").split(".")[0] in FRAMEWORKS:
+            return False
+        raise
+    return True
 
 
 def test_every_error_of_the_project_is_an_expeditions_error():

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PRODUCT = {"engine", "protocol", "bots", "arena", "gui", "expeditions"}
+PRODUCT = {"engine", "protocol", "bots", "arena", "rl", "gui", "expeditions"}
 LARGEST = 2 * 1024 * 1024
 """Bytes: a committed file may be this large and no larger."""
 

@@ -7,6 +7,7 @@
 """
 from __future__ import annotations
 
+from engine.board.observation import OBSERVATION
 from engine.board.rules import OPTION_SPECS, RULES, SEATS
 from engine.board.state import COLOUR_NAMES, RANKS, BoardState, new_state
 from engine.board.rules import COLOURS
@@ -38,6 +39,7 @@ BOARD = Edition(
     reference=Ref("engine.board.reference:Game"),
     drawing=Ref("engine.board.drawing:DRAWING"),
     palette=PALETTE,
+    observation=OBSERVATION,
 )
 EDITIONS = (BOARD,)
 """The family's records, for the registry (engine/editions.py)."""

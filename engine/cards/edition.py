@@ -11,6 +11,7 @@ from collections.abc import Callable
 from functools import partial
 
 from engine.cards.notation import COLOURS, RANKS
+from engine.cards.observation import OBSERVATIONS
 from engine.cards.rules import EDITION_NAMES, OPTION_SPECS, RULES, SEATS
 from engine.cards.state import CardState, new_state, read_position, read_view
 from engine.edition import Edition, Palette, Ref, SearchDefaults, TurnShape
@@ -67,6 +68,7 @@ def _record(index: int, title: str, search: SearchDefaults, opponent_model: Ref 
         reference=Ref(f"engine.cards.reference.{name}:Game"),
         drawing=Ref("engine.cards.drawing:DRAWING"),
         palette=palette(index),
+        observation=OBSERVATIONS[index],
     )
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from engine._core import State
 from engine.edition import Edition, Palette, Ref, SearchDefaults, TurnShape
 from engine.eldorado.components import ACTION, CARDS, COIN, JOKER, MACHETE, PADDLE
+from engine.eldorado.observation import OBSERVATION
 from engine.eldorado.rules import OPTION_SPECS, RULES, SEATS
 from engine.eldorado.state import EldoradoState, new_state
 
@@ -71,6 +72,7 @@ ELDORADO = Edition(
     reference=Ref("engine.eldorado.reference:Game"),
     drawing=Ref("engine.eldorado.drawing:DRAWING"),
     palette=PALETTE,
+    observation=OBSERVATION,
 )
 EDITIONS = (ELDORADO,)
 """The family's records, for the registry (engine/editions.py)."""

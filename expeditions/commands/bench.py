@@ -28,6 +28,11 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="instead, ISMCTS iterations per second at the first decision of a deal, one thread, "
                         "random and heuristic rollouts (keys iterations_per_s, heuristic_iterations_per_s), "
                         "and the resident memory of a bot process after one search of --seconds (search_rss_mb, tree_search_rss_mb)")
+    p.add_argument("--rl", action="store_true",
+                   help="instead, steps per second of the reinforcement-learning environments (needs the rl "
+                        "extra): the batched environment with random decisions (batched_steps_per_s), the "
+                        "PettingZoo and Gymnasium wrappers (pettingzoo_steps_per_s, gymnasium_steps_per_s), and "
+                        "random games through the Python face as the baseline (python_games_per_s)")
     p.set_defaults(run=run)
 
 
@@ -35,7 +40,13 @@ def run(args: argparse.Namespace) -> int:
     edition, options = edition_options(args)
     if not args.seconds > 0:  # also NaN
         raise CommandError(f"--seconds must be more than 0, got {args.seconds}")
-    if args.arena:
+    if args.rl:
+        try:
+            from rl.benchmark import rl_benchmark
+        except ImportError as err:
+            raise CommandError(f"--rl needs the rl extra (pip install 'expeditions[rl]'): {err}") from None
+        figures = rl_benchmark(edition.name, options or None, seconds=args.seconds, players=args.players)
+    elif args.arena:
         from arena.benchmark import arena_benchmark
         figures = arena_benchmark(edition.name, options or None, seconds=max(args.seconds, 5.0), players=args.players)
     elif args.search:

@@ -1,0 +1,129 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""The observation tensor of `board`: one seat's view of a `BoardStruct` as floats (docs/rl.md lists
+the fields; `OBSERVATION.fields` describes them).
+
+The layout has room for four seats whatever the number of players: block 0 of a per-seat field is
+the viewer, then the seats in turn order, and the blocks of absent seats stay zero. Counts and
+values are plain numbers, not scaled.
+
+>>> OBSERVATION.size, [f.name for f in OBSERVATION.fields][:3]
+(899, ['hand', 'known', 'hidden'])
+"""
+from libc.string cimport memset
+from libc.stdint cimport uint8_t, uint64_t
+
+from engine._core cimport exp_ctz, MAX_SEATS
+from engine.board.rules cimport (BoardStruct, Cards, cards_count, cards_size, NCOLOURS, NTYPES, NCARDS, NSTONES,
+                                 NONE, PH_PLAY, PH_MOVE, PH_DRAW, PILE_CAP, TILE_ARTIFACT, TILE_ARROW, TILE_VP)
+from engine.observation cimport Observation, observation_of
+
+from engine.observation import layout
+
+S = MAX_SEATS
+FIELDS = layout([
+    ("hand", (NTYPES,), "cards of each type (t = 11 x colour + value) in the viewer's hand"),
+    ("known", (S, NTYPES), "per seat from the viewer: its cards every seat knows (taken from a discard pile)"),
+    ("hidden", (S - 1,), "per other seat: how many of its cards the viewer does not know"),
+    ("columns", (S, NTYPES), "per seat: the cards of each type in its columns"),
+    ("begun", (S, NCOLOURS), "per seat and path: 1 where it has a column (and a piece)"),
+    ("last", (S, NCOLOURS), "per seat and path: the value of the column's last card"),
+    ("direction", (S, NCOLOURS, 2), "per seat and path: one-hot ascending, descending (zeros: open)"),
+    ("stone", (S, NCOLOURS), "per seat and path: the stone of its piece (1..9; 0 none)"),
+    ("researcher", (S, NCOLOURS), "per seat: one-hot, the path of its researcher (zeros: unused)"),
+    ("artifacts", (S,), "per seat: artifacts taken"),
+    ("totals", (S,), "per seat: victory points of the match"),
+    ("tiles", (3, NCOLOURS, NSTONES), "per path and stone 1..9: an artifact, an arrow, victory points "
+                                      "(their number) still lying there"),
+    ("pile_depth", (NCARDS,), "per card (two copies of each type, 2t and 2t+1): its depth in its discard "
+                              "pile (1 the top, 0 not in a pile); the first copy the shallower"),
+    ("pile_size", (NCOLOURS,), "cards in each discard pile"),
+    ("deck", (1,), "cards in the draw pile"),
+    ("box", (1,), "cards out of the game (the two-player removal)"),
+    ("crossed", (1,), "pieces of all seats beyond a bridge"),
+    ("phase", (3,), "one-hot: play or discard; optional step; draw (zeros once the match is over)"),
+    ("to_move", (S,), "one-hot: the seat to move, relative to the viewer"),
+    ("nodraw", (NCOLOURS,), "one-hot: the pile discarded onto this turn"),
+    ("players", (3,), "one-hot: 2, 3 or 4 players"),
+    ("round", (2,), "the expedition (0-based), the expeditions of the game"),
+    ("turn", (2,), "turns played this expedition, the turn limit"),
+    ("updown", (1,), "1 with the up-and-down variant"),
+])
+"""The fields in order."""
+
+cdef dict _BY = {f.name: f.offset for f in FIELDS}
+cdef int O_HAND = _BY["hand"], O_KNOWN = _BY["known"], O_HIDDEN = _BY["hidden"], O_COLUMNS = _BY["columns"]
+cdef int O_BEGUN = _BY["begun"], O_LAST = _BY["last"], O_DIRECTION = _BY["direction"], O_STONE = _BY["stone"]
+cdef int O_RESEARCHER = _BY["researcher"], O_ARTIFACTS = _BY["artifacts"], O_TOTALS = _BY["totals"]
+cdef int O_TILES = _BY["tiles"], O_PILE_DEPTH = _BY["pile_depth"], O_PILE_SIZE = _BY["pile_size"]
+cdef int O_DECK = _BY["deck"], O_BOX = _BY["box"], O_CROSSED = _BY["crossed"], O_PHASE = _BY["phase"]
+cdef int O_TO_MOVE = _BY["to_move"], O_NODRAW = _BY["nodraw"], O_PLAYERS = _BY["players"], O_ROUND = _BY["round"]
+cdef int O_TURN = _BY["turn"], O_UPDOWN = _BY["updown"]
+cdef int SIZE = sum(f.size for f in FIELDS)
+
+
+cdef inline void _put_set(float* out, const Cards* s) noexcept nogil:
+    cdef uint64_t m = s.any
+    cdef int t
+    while m:
+        t = exp_ctz(m)
+        m &= m - 1
+        out[t] += cards_count(s, t)
+
+
+cdef void board_observe(const void* sp, int seat, float* out) noexcept nogil:
+    cdef const BoardStruct* s = <const BoardStruct*>sp
+    cdef int n = s.nseats, j, o, x, i, k, t, code
+    cdef uint8_t copies[NTYPES]
+    memset(out, 0, SIZE * sizeof(float))
+    _put_set(out + O_HAND, &s.hand[seat])
+    for j in range(n):
+        o = (seat + j) % n
+        _put_set(out + O_KNOWN + j * NTYPES, &s.known[o])
+        if j:
+            out[O_HIDDEN + j - 1] = cards_size(&s.hand[o]) - cards_size(&s.known[o])
+        _put_set(out + O_COLUMNS + j * NTYPES, &s.cols[o])
+        for x in range(NCOLOURS):
+            if (s.begun[o] >> x) & 1:
+                out[O_BEGUN + j * NCOLOURS + x] = 1
+            out[O_LAST + j * NCOLOURS + x] = s.last[o][x]
+            if s.dir[o][x]:
+                out[O_DIRECTION + (j * NCOLOURS + x) * 2 + s.dir[o][x] - 1] = 1
+            out[O_STONE + j * NCOLOURS + x] = s.stone[o][x]
+        if s.researcher[o] != NONE:
+            out[O_RESEARCHER + j * NCOLOURS + s.researcher[o]] = 1
+        out[O_ARTIFACTS + j] = s.artifacts[o]
+        out[O_TOTALS + j] = s.totals[o]
+    for x in range(NCOLOURS):
+        for i in range(1, NSTONES + 1):
+            code = s.tile[x][i]
+            if code == TILE_ARTIFACT:
+                out[O_TILES + x * NSTONES + i - 1] = 1
+            elif code == TILE_ARROW:
+                out[O_TILES + (NCOLOURS + x) * NSTONES + i - 1] = 1
+            elif code >= TILE_VP:
+                out[O_TILES + (2 * NCOLOURS + x) * NSTONES + i - 1] = code - TILE_VP
+    memset(copies, 0, sizeof(copies))
+    for k in range(NCOLOURS):
+        out[O_PILE_SIZE + k] = s.pile_n[k]
+        for i in range(s.pile_n[k] - 1, -1, -1):
+            t = s.piles[k * PILE_CAP + i]
+            out[O_PILE_DEPTH + 2 * t + copies[t]] = s.pile_n[k] - i
+            copies[t] += 1
+    out[O_DECK] = s.deck_n
+    out[O_BOX] = cards_size(&s.box)
+    out[O_CROSSED] = s.crossed
+    if s.phase == PH_PLAY or s.phase == PH_MOVE or s.phase == PH_DRAW:
+        out[O_PHASE + (0 if s.phase == PH_PLAY else 1 if s.phase == PH_MOVE else 2)] = 1
+        out[O_TO_MOVE + (s.to_move - seat + n) % n] = 1
+        if s.nodraw != NONE:
+            out[O_NODRAW + s.nodraw] = 1
+    out[O_PLAYERS + n - 2] = 1
+    out[O_ROUND] = s.round
+    out[O_ROUND + 1] = s.rounds
+    out[O_TURN] = s.turn
+    out[O_TURN + 1] = s.max_turns
+    out[O_UPDOWN] = s.updown
+
+
+OBSERVATION = observation_of("board", board_observe, FIELDS)
+"""The edition's observation tensor (what its record carries)."""

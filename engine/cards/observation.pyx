@@ -1,0 +1,144 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""The observation tensors of the card editions: one seat's view of an `LCState` as floats
+(docs/rl.md lists the fields; `OBSERVATIONS[e].fields` describes them).
+
+Seats are relative: block 0 of a per-seat field is the viewer, then the seats in turn order; rows
+are the viewer's team's first. Counts are plain numbers of cards, not scaled.
+
+>>> [obs.size for obs in OBSERVATIONS]
+[383, 752, 331]
+>>> [f.name for f in OBSERVATIONS[1].fields][:6]
+['hand', 'others', 'hidden', 'known', 'partner_knows', 'team_known']
+"""
+from libc.string cimport memset
+from libc.stdint cimport uint8_t, uint64_t
+
+from engine._core cimport exp_ctz
+from engine.cards.rules cimport (LCState, LCConfig, CardSet, lc_config, cs_count, cs_size, row_of, pile_of,
+                                 N_EDITIONS, MAX_TYPES, MAX_CARDS, NONE, PH_PLAY, PH_DRAW)
+from engine.observation cimport Observation, observation_of
+
+from engine.cards.rules import EDITION_NAMES
+from engine.observation import layout
+
+
+# Offsets of the fields in one edition's tensor (-1: the edition has no such field).
+ctypedef struct Offsets:
+    int hand, others, hidden, known, partner_knows, team_known, rows, pile_depth, pile_size, deck
+    int totals, phase, to_move, nodraw, round, turn, cost
+
+cdef Offsets OFF[N_EDITIONS]
+cdef uint8_t FIRST_SLOT[N_EDITIONS][MAX_TYPES]   # the index of a type's first copy in the deck order
+
+
+def _fields(int e) -> tuple:
+    cdef const LCConfig* c = lc_config(e)
+    T, S, P, N = c.ntypes, c.nseats, c.npiles, c.deck_size
+    team = 1 if c.passes else 0
+    return layout([
+        ("hand", (T,), "cards of each type in the viewer's hand"),
+        ("others", (S - 1, T), "per other seat (turn order from the next): the cards the viewer knows it holds "
+                               "(taken from a pile in view of all; the partner's also those passed to it)"),
+        ("hidden", (S - 1,), "per other seat: how many of its cards the viewer does not know"),
+        ("known", (S, T), "per seat from the viewer: its cards every seat knows (taken from a discard pile)"),
+        ("partner_knows", (team * T,), "partners: the viewer's cards its partner knows"),
+        ("team_known", (team * 2, T), "partners: cards known to be in a team's two hands without knowing "
+                                      "which (the viewer's team, the other)"),
+        ("rows", (2, T), "the expeditions: cards of each type in the viewer's team's row, then the other's"),
+        ("pile_depth", (N,), "per card (the deck's copies, type by type): its depth in its discard pile "
+                             "(1 the top, 0 not in a pile); a type's copies by depth"),
+        ("pile_size", (P,), "cards in each discard pile"),
+        ("deck", (1,), "cards in the draw pile"),
+        ("totals", (2,), "match points of the viewer's team, then the other's"),
+        ("phase", (2,), "one-hot: play or discard; draw (zeros once the match is over)"),
+        ("to_move", (S,), "one-hot: the seat to move, relative to the viewer"),
+        ("nodraw", (P,), "one-hot: the pile discarded onto this turn (not to be drawn from)"),
+        ("round", (2,), "the round (0-based), the rounds of the match"),
+        ("turn", (2,), "turns played this round, the turn limit of a round"),
+        ("cost", (1,), "the expedition cost subtracted from a row's numbers"),
+    ])
+
+
+cdef int _at(dict fields, str name):
+    f = fields.get(name)
+    return -1 if f is None else f.offset
+
+
+cdef void _set_offsets(int e, tuple fields):
+    cdef dict by = {f.name: f for f in fields}
+    cdef Offsets* o = &OFF[e]
+    o.hand = _at(by, "hand"); o.others = _at(by, "others"); o.hidden = _at(by, "hidden")
+    o.known = _at(by, "known"); o.partner_knows = _at(by, "partner_knows"); o.team_known = _at(by, "team_known")
+    o.rows = _at(by, "rows"); o.pile_depth = _at(by, "pile_depth"); o.pile_size = _at(by, "pile_size")
+    o.deck = _at(by, "deck"); o.totals = _at(by, "totals"); o.phase = _at(by, "phase")
+    o.to_move = _at(by, "to_move"); o.nodraw = _at(by, "nodraw"); o.round = _at(by, "round")
+    o.turn = _at(by, "turn"); o.cost = _at(by, "cost")
+    cdef const LCConfig* c = lc_config(e)
+    cdef int i
+    for i in range(c.deck_size - 1, -1, -1):
+        FIRST_SLOT[e][c.deck_order[i]] = i
+
+
+cdef inline void _put_set(float* out, const CardSet* s, const LCConfig* c) noexcept nogil:
+    """Adds the count of every type of `s` at out[type]."""
+    cdef uint64_t m = s.any
+    cdef int t
+    while m:
+        t = exp_ctz(m)
+        m &= m - 1
+        out[t] += cs_count(s, c, t)
+
+
+cdef void lc_observe(const void* sp, int seat, float* out) noexcept nogil:
+    cdef const LCState* s = <const LCState*>sp
+    cdef const LCConfig* c = lc_config(s.edition)
+    cdef const Offsets* o = &OFF[s.edition]
+    cdef int T = c.ntypes, S = c.nseats, P = c.npiles, j, k, i, t, other, r
+    cdef int row = row_of(s, seat), partner = (seat + 2) % 4 if S == 4 else -1
+    cdef const CardSet* seen
+    cdef uint8_t copies[MAX_TYPES]
+    memset(out, 0, (o.cost + 1) * sizeof(float))
+    _put_set(out + o.hand, &s.hand[seat], c)
+    for j in range(1, S):
+        other = (seat + j) % S
+        seen = &s.pknown[other] if other == partner else &s.known[other]
+        _put_set(out + o.others + (j - 1) * T, seen, c)
+        out[o.hidden + j - 1] = cs_size(&s.hand[other]) - cs_size(seen)
+    for j in range(S):
+        _put_set(out + o.known + j * T, &s.known[(seat + j) % S], c)
+    if o.partner_knows >= 0:
+        _put_set(out + o.partner_knows, &s.pknown[seat], c)
+        for r in range(2):
+            _put_set(out + o.team_known + r * T, &s.tknown[(row + r) & 1], c)
+    for r in range(2):
+        _put_set(out + o.rows + r * T, &s.rows[(row + r) & 1], c)
+    memset(copies, 0, sizeof(copies))
+    for k in range(P):
+        out[o.pile_size + k] = s.pile_n[k]
+        for i in range(s.pile_n[k] - 1, -1, -1):
+            t = s.piles[k * c.pile_cap + i]
+            out[o.pile_depth + FIRST_SLOT[s.edition][t] + copies[t]] = s.pile_n[k] - i
+            copies[t] += 1
+    out[o.deck] = s.deck_n
+    out[o.totals] = s.totals[row]
+    out[o.totals + 1] = s.totals[1 - row]
+    out[o.round] = s.round
+    out[o.round + 1] = s.rounds
+    out[o.turn] = s.turn
+    out[o.turn + 1] = s.max_turns
+    out[o.cost] = s.cost
+    if s.phase == PH_PLAY or s.phase == PH_DRAW:
+        out[o.phase + (0 if s.phase == PH_PLAY else 1)] = 1
+        out[o.to_move + (s.to_move - seat + S) % S] = 1
+        if s.nodraw != NONE:
+            out[o.nodraw + s.nodraw] = 1
+
+
+def _observation(int e) -> Observation:
+    fields = _fields(e)
+    _set_offsets(e, fields)
+    return observation_of(EDITION_NAMES[e], lc_observe, fields)
+
+
+OBSERVATIONS = tuple(_observation(_e) for _e in range(N_EDITIONS))
+"""Per edition index, its observation tensor (what the edition's record carries)."""

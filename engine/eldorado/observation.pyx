@@ -1,0 +1,151 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""The observation tensor of `eldorado`: one seat's view of an `EdState` as floats (docs/rl.md lists
+the fields; `OBSERVATION.fields` describes them).
+
+The layout has room for four seats whatever the number of players: block 0 of a per-seat field is
+the viewer, then the seats in turn order, and the blocks of absent seats stay zero. Another seat's
+hand and draw pile are one set (`unseen`), as in its view; the viewer's own draw pile is a set too
+(its order is hidden). The map is not in the tensor: it is a function of the route (one-hot).
+
+>>> OBSERVATION.size, OBSERVATION.fields[0].name
+(2464, 'hand')
+"""
+from libc.string cimport memset
+
+from engine._core cimport MAX_SEATS
+from engine.eldorado.rules cimport (EdState, EdSeat, ED_TYPES, ED_TOKENS, ED_MAX_HEXES, ED_MAX_CONN, ED_MAX_CAVES,
+                                   ED_BLOCKADES, ED_ROUTES, ED_PIECES, ED_ELDORADO, ED_NONE, PH_PLAY, PH_DISCARD,
+                                   T_RUBBLE, F_KEEP_ITEM, F_PASS_OCCUPIED, F_CHANGE_SYMBOL)
+from engine.observation cimport Observation, observation_of
+
+from engine.observation import layout
+
+S = MAX_SEATS
+N_COIN_SOURCES = ED_TYPES + 2
+FIELDS = layout([
+    ("hand", (ED_TYPES,), "cards of each type (data order) in the viewer's hand"),
+    ("draw", (ED_TYPES,), "cards of each type in the viewer's draw pile (its order is hidden)"),
+    ("unseen", (S - 1, ED_TYPES), "per other seat (turn order from the next): its hand and draw pile together"),
+    ("hand_size", (S,), "per seat from the viewer: cards in hand"),
+    ("draw_size", (S,), "per seat: cards in the draw pile"),
+    ("discard", (S, ED_TYPES), "per seat: its discard pile"),
+    ("removed", (S, ED_TYPES), "per seat: cards it removed from the game"),
+    ("tokens", (S, ED_TOKENS), "per seat: its cave tokens of each kind"),
+    ("held", (S, ED_BLOCKADES), "per seat: the blockades (1..6) it holds"),
+    ("pieces", (S, ED_PIECES, ED_MAX_HEXES + 1), "per seat and piece: one-hot, its hex (the last entry: "
+                                                  "El Dorado); zeros for a piece it does not have"),
+    ("explored", (S, ED_PIECES, ED_MAX_CAVES), "per seat and piece: the caves it explored"),
+    ("market", (ED_TYPES,), "cards left in each market pile"),
+    ("on_board", (ED_TYPES,), "1 for the piles on the market board"),
+    ("blockades", (ED_MAX_CONN, ED_BLOCKADES), "per connection: one-hot, the blockade still on it"),
+    ("cave_size", (ED_MAX_CAVES,), "tokens in each cave pile"),
+    ("cave_pool", (ED_TOKENS,), "the tokens of the cave piles and the box together (which is where is hidden)"),
+    ("played", (ED_TYPES,), "the cards the seat to move played this turn"),
+    ("turn_state", (8,), "coins (halves), cards bought, leftover power, cards owed, the removal right, "
+                         "cards replaced (0 when not replacing), 1 while replacing, final round"),
+    ("pay_kind", (2,), "one-hot: the cards owed pay for rubble, for a base camp"),
+    ("lastcoin", (N_COIN_SOURCES,), "one-hot: the last coin source (card types, then two tokens)"),
+    ("moving", (ED_PIECES,), "one-hot: the piece moving with leftover power"),
+    ("move_symbol", (3,), "one-hot: the leftover's symbol (machete, paddle, coin)"),
+    ("last", (ED_TYPES,), "one-hot: the card type of the chain marker"),
+    ("flags", (3,), "keep an item, pass occupied spaces, change a symbol: the action effects in force"),
+    ("phase", (2,), "one-hot: play; discard (zeros once the game is over)"),
+    ("to_move", (S,), "one-hot: the seat to move, relative to the viewer"),
+    ("players", (3,), "one-hot: 2, 3 or 4 players"),
+    ("route", (ED_ROUTES,), "one-hot: the route (the map)"),
+    ("rounds", (3,), "turns played, the round limit, 1 with caves"),
+])
+"""The fields in order."""
+
+cdef dict _BY = {f.name: f.offset for f in FIELDS}
+cdef int O_HAND = _BY["hand"], O_DRAW = _BY["draw"], O_UNSEEN = _BY["unseen"], O_HAND_SIZE = _BY["hand_size"]
+cdef int O_DRAW_SIZE = _BY["draw_size"], O_DISCARD = _BY["discard"], O_REMOVED = _BY["removed"]
+cdef int O_TOKENS = _BY["tokens"], O_HELD = _BY["held"], O_PIECES = _BY["pieces"], O_EXPLORED = _BY["explored"]
+cdef int O_MARKET = _BY["market"], O_ON_BOARD = _BY["on_board"], O_BLOCKADES = _BY["blockades"]
+cdef int O_CAVE_SIZE = _BY["cave_size"], O_CAVE_POOL = _BY["cave_pool"], O_PLAYED = _BY["played"]
+cdef int O_TURN_STATE = _BY["turn_state"], O_PAY_KIND = _BY["pay_kind"], O_LASTCOIN = _BY["lastcoin"]
+cdef int O_MOVING = _BY["moving"], O_MOVE_SYMBOL = _BY["move_symbol"], O_LAST = _BY["last"]
+cdef int O_FLAGS = _BY["flags"], O_PHASE = _BY["phase"], O_TO_MOVE = _BY["to_move"], O_PLAYERS = _BY["players"]
+cdef int O_ROUTE = _BY["route"], O_ROUNDS = _BY["rounds"]
+cdef int SIZE = sum(f.size for f in FIELDS)
+
+
+cdef void ed_observe(const void* sp, int seat, float* out) noexcept nogil:
+    cdef const EdState* s = <const EdState*>sp
+    cdef int n = s.players, npieces = 2 if s.players == 2 else 1, j, o, t, p, k, h, size
+    cdef const EdSeat* e
+    memset(out, 0, SIZE * sizeof(float))
+    for j in range(n):
+        o = (seat + j) % n
+        e = &s.seat[o]
+        size = 0
+        for t in range(ED_TYPES):
+            size += e.hand[t]
+            if j == 0:
+                out[O_HAND + t] = e.hand[t]
+            else:
+                out[O_UNSEEN + (j - 1) * ED_TYPES + t] += e.hand[t]
+            out[O_DISCARD + j * ED_TYPES + t] = e.discard[t]
+            out[O_REMOVED + j * ED_TYPES + t] = e.removed[t]
+        for k in range(e.draw_n):
+            if j == 0:
+                out[O_DRAW + e.draw[k]] += 1
+            else:
+                out[O_UNSEEN + (j - 1) * ED_TYPES + e.draw[k]] += 1
+        out[O_HAND_SIZE + j] = size
+        out[O_DRAW_SIZE + j] = e.draw_n
+        for t in range(ED_TOKENS):
+            out[O_TOKENS + j * ED_TOKENS + t] = e.tokens[t]
+        for k in range(ED_BLOCKADES):
+            out[O_HELD + j * ED_BLOCKADES + k] = (e.held >> k) & 1
+        for p in range(npieces):
+            h = e.piece[p]
+            out[O_PIECES + (j * ED_PIECES + p) * (ED_MAX_HEXES + 1) + (ED_MAX_HEXES if h == ED_ELDORADO else h)] = 1
+            for k in range(ED_MAX_CAVES):
+                out[O_EXPLORED + (j * ED_PIECES + p) * ED_MAX_CAVES + k] = (e.explored[p] >> k) & 1
+    for t in range(ED_TYPES):
+        out[O_MARKET + t] = s.market[t]
+        out[O_ON_BOARD + t] = (s.on_board >> t) & 1
+        out[O_PLAYED + t] = s.played[t]
+    for k in range(ED_MAX_CONN):
+        if s.conn[k]:
+            out[O_BLOCKADES + k * ED_BLOCKADES + s.conn[k] - 1] = 1
+    for k in range(ED_MAX_CAVES):
+        out[O_CAVE_SIZE + k] = s.cave_n[k]
+        for p in range(s.cave_n[k]):
+            out[O_CAVE_POOL + s.cave[k][p]] += 1
+    for t in range(ED_TOKENS):
+        out[O_CAVE_POOL + t] += s.box[t]
+    out[O_TURN_STATE] = s.coins
+    out[O_TURN_STATE + 1] = s.bought
+    out[O_TURN_STATE + 2] = s.leftover
+    out[O_TURN_STATE + 3] = s.pay_n
+    out[O_TURN_STATE + 4] = s.remove_n
+    if s.replace != ED_NONE:
+        out[O_TURN_STATE + 5] = s.replace
+        out[O_TURN_STATE + 6] = 1
+    out[O_TURN_STATE + 7] = s.final
+    if s.pay_n:
+        out[O_PAY_KIND + (0 if s.pay_kind == T_RUBBLE else 1)] = 1
+    if s.lastcoin != ED_NONE:
+        out[O_LASTCOIN + s.lastcoin] = 1
+    if s.moving != ED_NONE:
+        out[O_MOVING + s.moving] = 1
+        out[O_MOVE_SYMBOL + s.move_symbol] = 1
+    if s.last != ED_NONE:
+        out[O_LAST + s.last] = 1
+    out[O_FLAGS] = 1 if s.flags & F_KEEP_ITEM else 0
+    out[O_FLAGS + 1] = 1 if s.flags & F_PASS_OCCUPIED else 0
+    out[O_FLAGS + 2] = 1 if s.flags & F_CHANGE_SYMBOL else 0
+    if s.phase == PH_PLAY or s.phase == PH_DISCARD:
+        out[O_PHASE + (0 if s.phase == PH_PLAY else 1)] = 1
+        out[O_TO_MOVE + (s.to_move - seat + n) % n] = 1
+    out[O_PLAYERS + n - 2] = 1
+    out[O_ROUTE + s.route] = 1
+    out[O_ROUNDS] = s.turn
+    out[O_ROUNDS + 1] = s.max_rounds
+    out[O_ROUNDS + 2] = s.caves
+
+
+OBSERVATION = observation_of("eldorado", ed_observe, FIELDS)
+"""The edition's observation tensor (what its record carries)."""

@@ -1,0 +1,17 @@
+"""Type stubs of rl/views.pyx: one state's observation and action mask as numpy arrays."""
+import numpy as np
+import numpy.typing as npt
+from typing_extensions import disjoint_base
+
+from engine._core import State
+from engine.edition import Edition
+
+@disjoint_base
+class Views:
+    def __init__(self, edition: Edition) -> None: ...
+    @property
+    def size(self) -> int: ...
+    @property
+    def num_actions(self) -> int: ...
+    def observation(self, state: State, seat: int) -> npt.NDArray[np.float32]: ...
+    def action_mask(self, state: State, mover: bool = True) -> npt.NDArray[np.int8]: ...

@@ -1,0 +1,89 @@
+"""The observation tensors of every edition (engine/observation.pyx, each family's observation
+module): a fixed layout, written from what the seat sees and nothing else."""
+from __future__ import annotations
+
+import math
+from array import array
+
+import engine
+from engine.observation import Observation
+from helpers import random_state
+
+
+def _observe(state: engine.State, seat: int) -> tuple[float, ...]:
+    obs: Observation = engine.get_edition(state.edition).observation
+    buffer = array("f", [math.nan] * (obs.size + 8))
+    obs.observe(state, seat, memoryview(buffer)[:obs.size])
+    assert all(math.isnan(x) for x in buffer[obs.size:]), "wrote past the tensor"
+    assert not any(math.isnan(x) for x in buffer[:obs.size]), "left an entry unwritten"
+    return tuple(buffer[:obs.size])
+
+
+def test_the_fields_tile_the_tensor(edition):
+    obs = engine.get_edition(edition).observation
+    assert obs is not None and obs.name == edition
+    offset = 0
+    for field in obs.fields:
+        assert field.offset == offset and field.size > 0 and field.doc
+        offset += field.size
+    assert offset == obs.size
+    assert len({f.name for f in obs.fields}) == len(obs.fields)
+
+
+def test_the_observation_survives_resampling_of_what_the_seat_cannot_see(edition):
+    for seed in range(12):
+        state = random_state(edition, seed, steps=seed * 13)
+        for seat in range(state.num_seats):
+            mine = _observe(state, seat)
+            for sample in range(3):
+                assert _observe(state.determinized(seat, seed * 100 + sample), seat) == mine
+
+
+def test_the_observation_is_a_function_of_the_view(edition):
+    """Read back from the view's text alone (hidden cards dealt in a fixed order), the state gives
+    the seat the same tensor: nothing the view lacks reaches it."""
+    for seed in range(12):
+        state = random_state(edition, seed, steps=seed * 11 + 3)
+        for seat in range(state.num_seats):
+            view = engine.parse_view(state.view_text(seat))
+            assert _observe(view.state, view.seat) == _observe(state, seat)
+
+
+def test_different_views_give_different_observations(edition):
+    """The tensor loses nothing of the view but its history: along random matches, two positions a
+    seat sees differently (history aside) never share a tensor."""
+    seen: dict[tuple[float, ...], str] = {}
+    for seed in range(4):
+        state = random_state(edition, seed, steps=0)
+        step = 0
+        while not state.is_terminal() and step < 400:
+            for seat in range(state.num_seats):
+                view = state.view_text(seat).rsplit(" history=", 1)[0]
+                tensor = _observe(state, seat)
+                assert seen.setdefault(tensor, view) == view, f"two views, one tensor:\n{seen[tensor]}\n{view}"
+            state.apply(state.legal()[(seed * 7 + step * 13) % len(state.legal())])
+            step += 1
+
+
+def test_the_hand_field_counts_the_seats_hand(edition):
+    state = random_state(edition, 5, steps=9)
+    obs = engine.get_edition(edition).observation
+    hand = obs.offsets()["hand"]
+    for seat in range(state.num_seats):
+        tensor = _observe(state, seat)
+        total = sum(tensor[hand.offset:hand.offset + hand.size])
+        assert total > 0 and total == int(total)
+
+
+def test_docs_rl_describes_every_field():
+    """docs/rl.md's tables list each edition's fields with their shapes and offsets, in order."""
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parent.parent / "docs" / "rl.md").read_text()
+    for name, record in engine.EDITIONS.items():
+        obs = record.observation
+        section = text.split(f"### `{name}`: {obs.size} floats", 1)
+        assert len(section) == 2, f"docs/rl.md has no table of {name} ({obs.size} floats)"
+        rows = re.findall(r"^\| `(\w+)` \| ([\d×]+) \| (\d+) \|", section[1].split("\n### ", 1)[0], re.M)
+        assert rows == [(f.name, "×".join(map(str, f.shape)), str(f.offset)) for f in obs.fields]
