@@ -75,17 +75,31 @@ def largest_first(names: list[str]) -> list[str]:
     return sorted(names, key=lambda name: -Path(name.replace(".", "/") + ".pyx").stat().st_size)
 
 
-extensions = [
-    Extension(name, [name.replace(".", "/") + ".pyx"], extra_compile_args=compile_args())
-    for name in largest_first(compiled_modules())
-]
+def translated(pyx: str) -> bool:
+    """Whether the module's C file is newer than the module and every .pxd of this project it
+    cimports. Cython's own check also counts its bundled .pxd files, which an isolated build (pip's
+    default) installs afresh each time, so a reinstall would translate and compile everything again."""
+    c_file = Path(pyx).with_suffix(".c")
+    if not c_file.exists() or os.environ.get("EXPEDITIONS_ANNOTATE"):
+        return False
+    from Cython.Build.Dependencies import create_dependency_tree
+    ours = [Path(d) for d in create_dependency_tree().all_dependencies(pyx) if not Path(d).is_absolute()
+            or Path(d).resolve().is_relative_to(Path.cwd().resolve())]
+    return all(d.stat().st_mtime <= c_file.stat().st_mtime for d in ours)
+
+
+sources = {name: name.replace(".", "/") + ".pyx" for name in largest_first(compiled_modules())}
+stale = [Extension(name, [pyx], extra_compile_args=compile_args()) for name, pyx in sources.items()
+         if not translated(pyx)]
+fresh = [Extension(name, [pyx[:-4] + ".c"], extra_compile_args=compile_args()) for name, pyx in sources.items()
+         if translated(pyx)]  # build_ext then compiles only a C file newer than its built module
 
 setup(
     ext_modules=cythonize(
-        extensions,
+        stale,
         compiler_directives={"language_level": "3", "embedsignature": True},
         annotate=bool(os.environ.get("EXPEDITIONS_ANNOTATE")),
         nthreads=jobs(),
-    ),
+    ) + fresh,
     cmdclass={"build_ext": ParallelBuildExt},
 )
