@@ -38,25 +38,19 @@ GRACE_MS = 50
 CLOCK_SAFETY_MS = 20
 """With clocks, the watchdog answers this long before the seat's clock would run out."""
 
-LATE_DECAY = 0.9
-"""Per decision, how much of the largest recent lateness the searcher still reserves."""
-
 
 class _Job:
     """One `go`: what to decide, its limits, and whether it has been answered."""
 
-    __slots__ = ("view", "limits", "started", "stop", "budget_end", "soft_deadline", "hard_deadline", "answered")
+    __slots__ = ("view", "limits", "started", "stop", "soft_deadline", "hard_deadline", "answered")
 
     def __init__(self, view: View, limits: Limits) -> None:
         self.view = view
         self.limits = limits
         self.started = time.perf_counter()
         self.stop = threading.Event()
-        self.budget_end: float | None = None
-        """When the time budget of the decision ends (perf_counter seconds), if it has one."""
         self.soft_deadline: float | None = None
-        """When the stop flag is raised (perf_counter seconds), if ever: at the budget's end less
-        the lateness the searcher has seen lately."""
+        """When the stop flag is raised (perf_counter seconds), if ever."""
         self.hard_deadline: float | None = None
         """When the watchdog answers with the fallback decision, if ever."""
         self.answered = False
@@ -79,10 +73,6 @@ class Searcher:
         """A job handed to the worker and not yet picked up."""
         self._closed = False
         self._idle_waiters = 0
-        self._late = 0.0
-        """Seconds: a decaying peak of how late the answers came after their budgets. The next
-        search is stopped that much earlier (at most half its budget early), so that a machine
-        whose load delays every answer costs search time, not games."""
         self._worker = threading.Thread(target=self._work, name="uei-search", daemon=True)
         self._watchdog = threading.Thread(target=self._watch, name="uei-watchdog", daemon=True)
         self._worker.start()
@@ -112,10 +102,9 @@ class Searcher:
         if not limits.infinite:
             budget = decision_budget_ms(view, limits)
             if budget is not None:
-                job.budget_end = job.started + budget / 1000.0
-                job.soft_deadline = job.budget_end - min(self._late, budget / 2000.0)
+                job.soft_deadline = job.started + budget / 1000.0
                 if limits.movetime_ms is not None:
-                    job.hard_deadline = job.budget_end + self._grace
+                    job.hard_deadline = job.soft_deadline + self._grace
                 elif limits.clocks_ms is not None and view.seat < len(limits.clocks_ms):
                     # a bad decision beats a loss on time: overrun the budget, never the clock
                     left = limits.clocks_ms[view.seat] - CLOCK_SAFETY_MS
@@ -220,9 +209,6 @@ class Searcher:
                     decision, which = allowed_decisions(job.view, job.limits)[0], "the first legal decision"
                 reason = "did not answer in time" if fallback else "failed"
                 self._write(f"info string policy {reason}; playing {which}")
-            if job.budget_end is not None:
-                late = time.perf_counter() - job.budget_end
-                self._late = max(late, self._late * LATE_DECAY, 0.0)
             self._write("bestmove " + job.view.state.decision_to_text(decision))
             if job.soft_deadline is not None or job.limits.infinite or self._idle_waiters:
                 self._lock.notify_all()  # only the watchdog and wait_idle care; waking them costs

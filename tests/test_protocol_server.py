@@ -346,42 +346,6 @@ def test_ismcts_provisional_decision_is_its_search_so_far() -> None:
     assert bot.provisional(state.view(state.to_move)) is None  # another view object: not its search
 
 
-class Slow(Searching):
-    """Honours stop, but answers `lag` seconds after it (a loaded machine, a slow wrap-up)."""
-
-    def __init__(self, lag: float) -> None:
-        super().__init__()
-        self.lag = lag
-
-    def choose(self, view, limits, stop=None, info=None):
-        decision = super().choose(view, limits, stop, info)
-        time.sleep(self.lag)
-        return decision
-
-
-def test_a_searcher_late_after_its_budget_is_stopped_earlier_next_time(out: Recorder) -> None:
-    """The lateness seen after a budget is reserved from the next one (at most half of it) and
-    fades over the decisions after: what the load costs is search time, not games."""
-    from protocol.searcher import LATE_DECAY
-    s = serve(Slow(lag=0.03), out, grace_ms=1000)
-    state = state_after("classic", 3)
-    s.handle("position " + state.view_text(state.to_move))
-    s.handle("go movetime 100")
-    out.wait_for("bestmove", 2.0)
-    late = s.searcher._late
-    assert late >= 0.03  # answered at least the lag after the budget
-    s.handle("go movetime 100")
-    job = s.searcher._job
-    assert job is not None and job.budget_end is not None and job.soft_deadline is not None
-    assert job.budget_end - job.soft_deadline == pytest.approx(min(late, 0.05))
-    out.wait_for("bestmove", 2.0)
-    s.policy.lag = 0.0
-    for _ in range(3):
-        s.handle("go movetime 20")
-        out.wait_for("bestmove", 2.0)
-    assert s.searcher._late <= max(late, 0.05) * LATE_DECAY  # an answer in time lets it fade
-
-
 def test_watchdog_answers_before_the_clock_runs_out(out: Recorder) -> None:
     s = serve(Searching(ignore_stop=True), out)
     state = state_after("classic", 3)
