@@ -93,7 +93,10 @@ def timing_rows(games: Iterable[GameRecord], time: TimeControl,
 def timing_text(rows: Iterable[BotTiming], margin_ms: int) -> str:
     """The timing table: per bot, decisions and the p50 / p99 / max of the time over its movetime
     (on a clock: of the time taken, and the least clock left), and its timeouts."""
-    lines = [f"time over the movetime (ms; forfeit beyond +{margin_ms}):",
+    rows = list(rows)
+    title = (f"time over the movetime (ms; forfeit beyond +{margin_ms}):" if not all(r.clock for r in rows)
+             else f"time a decision took (ms; forfeit once a clock is below -{margin_ms}):")
+    lines = [title,
              f"   {'bot':<16} {'decisions':>9} {'p50':>8} {'p99':>8} {'max':>8} {'timeouts':>8}"]
     for row in rows:
         sign = "" if row.clock else "+"

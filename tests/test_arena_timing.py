@@ -35,6 +35,7 @@ def test_a_bots_own_movetime_and_a_clock() -> None:
     assert b.clock and b.times == [300.0, 500.0]
     assert b.least_left_ms == 1000 - 300 + 100 - 500  # the clock after each decision, increments added after
     assert "least left 300 ms" in timing_text([b], 100)
+    assert timing_text([b], 100).startswith("time a decision took (ms; forfeit once a clock is below -100)")
 
 
 def test_no_decisions_prints_dashes() -> None:
