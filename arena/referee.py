@@ -201,7 +201,7 @@ def _play_decisions(state: engine.State, engines: dict[int, Engine], times: list
             text, value, size = engines[seat].decide_with_estimate(
                 view, limits, (budget + margin_ms) / 1000.0, state.legal_text() if wants_legal[seat] else None)
         except EngineError as err:
-            raise _engine_forfeit(err, seat, budget, margin_ms) from err
+            raise engine_forfeit(err, seat, budget, margin_ms) from err
         elapsed = (clock() - started) * 1000.0
         if clocks is None:
             if elapsed > budget + margin_ms:
@@ -217,7 +217,7 @@ def _play_decisions(state: engine.State, engines: dict[int, Engine], times: list
             feed.update(state, len(decisions))
 
 
-def _engine_forfeit(err: EngineError, seat: int, budget: float, margin_ms: int) -> Forfeit:
+def engine_forfeit(err: EngineError, seat: int, budget: float, margin_ms: int) -> Forfeit:
     """The forfeit for a bot's failure while deciding (termination as `termination_of` says)."""
     kind = termination_of(err)
     if kind == "timeout":

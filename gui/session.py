@@ -36,12 +36,12 @@ import engine
 from arena.config import BotSpec, TimeControl
 from arena.play import PlaySettings, keep_game
 from arena.record import DecisionRecord, GameRecord
-from arena.referee import Forfeit, _engine_forfeit, checked_decision, forfeit_returns
+from arena.referee import Forfeit, checked_decision, engine_forfeit, forfeit_returns, termination_of
 from arena.review import review_game, start_bot
 from arena.store import Store, now
 from gui.public import public_entry, public_view
 from protocol.client import Engine
-from protocol.errors import EngineError, EngineTimeoutError
+from protocol.errors import EngineError
 from protocol.limits import Limits
 from protocol.messages import Info
 
@@ -185,8 +185,7 @@ class PlaySession:
             bot.new_game(self.state.edition, self.state.options, self.state.num_seats, seat)
             return bot
         except EngineError as err:
-            raise Forfeit(seat, "crash" if not isinstance(err, EngineTimeoutError) else "timeout",
-                          f"could not start a game: {err}") from err
+            raise Forfeit(seat, termination_of(err), f"could not start a game: {err}") from err
 
     def _play(self, record: GameRecord) -> None:
         state = self.state
@@ -249,7 +248,7 @@ class PlaySession:
             search = bot.start_search(self.limits, view=self.state.view_text(seat), on_info=shown)
             result = search.wait((budget + MARGIN_MS) / 1000)
         except EngineError as err:
-            raise _engine_forfeit(err, seat, budget, MARGIN_MS) from err
+            raise engine_forfeit(err, seat, budget, MARGIN_MS) from err
         return checked_decision(self.state, seat, result.decision), result.estimate, list(result.info)
 
     def _apply(self, record: GameRecord, mover: int, decision: int, elapsed: float,
