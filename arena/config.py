@@ -207,10 +207,14 @@ class TournamentConfig:
                                      f"tournament's kind ({self.time.describe()}): a movetime for all, or a clock")
         check_enough_bots(len(self.bots), self.sides(), self.format)  # before anything is written
 
+    def seat_sides(self) -> list[int]:
+        """Each seat's side (its team, or the seat itself), asked of the engine."""
+        state = engine.new_game(self.edition, seed=0, players=self.players, **self.options)
+        return [state.team_of(seat) for seat in range(state.num_seats)]
+
     def sides(self) -> int:
         """The sides of a game: its seats, or its teams where seats play in partnerships."""
-        state = engine.new_game(self.edition, seed=0, players=self.players, **self.options)
-        return len({state.team_of(seat) for seat in range(state.num_seats)})
+        return len(set(self.seat_sides()))
 
     def seat_time(self, bot: int) -> TimeControl:
         """The time control of bot number `bot`: its own, with the tournament's margin, or the

@@ -15,7 +15,6 @@ from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-import engine
 from arena.config import TimeControl, TournamentConfig
 from arena.statistics import pentanomial_index
 from arena.record import GameRecord
@@ -23,12 +22,6 @@ from arena.referee import GameSetup
 from arena.runner import Runner
 from arena.schedule import PlannedGame, Schedule
 from arena.store import Store
-
-
-def sides_of_seats(config: TournamentConfig) -> list[int]:
-    """Each seat's side (its team, or the seat itself), asked of the engine."""
-    state = engine.new_game(config.edition, seed=0, players=config.players, **config.options)
-    return [state.team_of(seat) for seat in range(state.num_seats)]
 
 
 @dataclass
@@ -67,7 +60,7 @@ class Tournament:
         config.validate()
         self.config = config
         self.store = store
-        self.sides = sides_of_seats(config)
+        self.sides = config.seat_sides()
         self.schedule = Schedule(len(config.bots), len(set(self.sides)), config.format, config.deals, config.seed)
         if tournament_id is None:
             tournament_id = store.create_tournament(config, self.schedule.total())

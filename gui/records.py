@@ -21,7 +21,6 @@ from arena.ratings import rating_list
 from arena.replay import positions
 from arena.standings import standings
 from arena.store import Store
-from arena.tournament import sides_of_seats
 from gui.public import PublicViewError, public_view
 
 
@@ -43,7 +42,7 @@ def tournament(store: Store, tid: int) -> dict[str, Any]:
     """Standings, the rating plot's points and the games in progress of tournament `tid`."""
     _, config, planned, status = store.tournament(tid)
     games = store.games(tid)
-    sides = sides_of_seats(config)
+    sides = config.seat_sides()
     table = standings(games, sides)
     rows = []
     for row in table.rows:
