@@ -189,20 +189,17 @@ def _play_decisions(state: engine.State, engines: dict[int, Engine], times: list
     movetimes = [float(t.movetime_ms or 0) for t in times]
     fixed = [Limits(movetime_ms=t.movetime_ms) for t in times]
     wants_legal = {seat: bot.wants_legal for seat, bot in engines.items()}
-    clock = time.perf_counter
     while (seat := state.to_move) is not None:
         if len(decisions) >= STALL_LIMIT:
             raise Forfeit(seat, "stall", f"no end after {STALL_LIMIT} decisions")
         view = state.view_text(seat)
         budget = movetimes[seat] if clocks is None else clocks[seat]
         limits = fixed[seat] if clocks is None else _clock_limits(increments, clocks)
-        started = clock()
         try:
-            text, value, size = engines[seat].decide_with_estimate(
+            text, value, size, elapsed = engines[seat].decide_with_estimate(
                 view, limits, (budget + margin_ms) / 1000.0, state.legal_text() if wants_legal[seat] else None)
         except EngineError as err:
             raise engine_forfeit(err, seat, budget, margin_ms) from err
-        elapsed = (clock() - started) * 1000.0
         if clocks is None:
             if elapsed > budget + margin_ms:
                 raise Forfeit(seat, "timeout", f"took {elapsed:.0f} ms for movetime {budget:.0f} ms")

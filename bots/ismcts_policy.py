@@ -3,9 +3,9 @@
 `IsmctsPolicy` decides for one seat from its view only. It turns the protocol's limits into an
 iteration quota, a deadline and a node limit, runs one independent tree per thread (root
 parallelism: the trees' root statistics are summed) and picks the most visited decision. Searches
-run in slices of at most `SLICE_MS` without the GIL; between slices a worker publishes its root
-statistics, and the calling thread watches the `stop` event and raises each tree's C-level stop
-flag, so `stop` is answered within a few milliseconds.
+run in slices of at most `SLICE_MS` without the GIL, the first tree on the calling thread; between
+slices each publishes its root statistics. The protocol server's stop flag (`StopSignal`) raises
+each tree's C-level stop flag the moment it is set, so `stop` is answered within an iteration.
 
 >>> import engine
 >>> from protocol.limits import Limits
@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import random
 import threading
+from contextlib import nullcontext
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -30,12 +31,12 @@ from bots.inference import OpponentModel
 from bots.ismcts import MAX_NODES, NODE_BYTES, Tree, monotonic_ns
 from engine import Edition, View
 from protocol.limits import Limits, decision_budget_ms
-from protocol.policy import InfoCallback, Policy, PolicyOption, allowed_decisions
+from protocol.policy import InfoCallback, Policy, PolicyOption, StopSignal, allowed_decisions
 
 SLICE_MS = 50
 """Longest stretch of nogil search between two snapshots of a worker."""
 POLL_MS = 2
-"""How often the calling thread looks at the stop event while workers search."""
+"""How often a search looks at a stop event that is not a `StopSignal` (which calls it back)."""
 INFO_MS = 500
 """Interval of the `info` lines during a search (one more comes at the end)."""
 
@@ -210,7 +211,7 @@ class IsmctsPolicy(Policy):
     def choose(self, view: View, limits: Limits | None, stop: threading.Event | None = None,
                info: InfoCallback | None = None) -> int:
         legal = allowed_decisions(view, limits)
-        started = monotonic_ns()
+        started = limits.start_ns() if limits is not None else monotonic_ns()
         if len(legal) == 1:
             self.last_search = SearchReport(decision=legal[0])
             self._mine.append((len(view.history), legal[0]))
@@ -244,7 +245,7 @@ class IsmctsPolicy(Policy):
         if len(trees) == 1 and stop is None and info is None:
             trees[0].run(quotas[0], deadline, 0, node_limit, early)
         else:
-            self._threaded(trees, quotas, deadline, node_limit, early, stop, info, view, started)
+            self._searched(trees, quotas, deadline, node_limit, early, stop, info, view, started)
         report = self._report(trees, view, started, reused, legal)
         self.last_search = report
         decision = report.decision
@@ -290,46 +291,57 @@ class IsmctsPolicy(Policy):
             deadline = started + int(usable * 1_000_000)
         return iterations, nodes, deadline
 
-    def _threaded(self, trees: Sequence[Tree], quotas: Sequence[int], deadline: int, node_limit: int,
+    def _searched(self, trees: Sequence[Tree], quotas: Sequence[int], deadline: int, node_limit: int,
                   early: bool, stop: threading.Event | None, info: InfoCallback | None, view: View,
                   started: int) -> None:
-        """Runs one worker thread per tree; this thread relays `stop` and reports `info`."""
+        """Runs the trees to their budget: the first on this thread, every other on a thread of its
+        own, each in slices of at most SLICE_MS after which it leaves a snapshot of its root (what
+        `provisional` and the `info` lines read). A `StopSignal` stops them the moment it is set;
+        a plain event is looked at every POLL_MS. No thread hop lies between the search's end and
+        the answer: under load every hop waits for a core."""
         snapshots: list[tuple[int, int, list, dict]] = [(0, 0, [], {})] * len(trees)
+        polled = stop is not None and not isinstance(stop, StopSignal)
+        next_info = [started + INFO_MS * 1_000_000]
+
+        def stop_all() -> None:
+            for tree in trees:
+                tree.request_stop()
+
+        def snapshot(i: int, tree: Tree, lines: bool) -> None:
+            children = tree.root_children()
+            pvs = self._lines(tree, view, self._ranked(_merge([children]))) if lines else {}
+            snapshots[i] = (tree.iterations, tree.nodes, children, pvs)
+            if i == 0:
+                self._snapshot = _merge([children])
 
         def work(i: int, tree: Tree, left: int) -> None:
             while left > 0:
-                yield_at = monotonic_ns() + SLICE_MS * 1_000_000
+                now = monotonic_ns()
+                yield_at = now + SLICE_MS * 1_000_000
+                if i == 0 and info is not None:
+                    yield_at = min(yield_at, next_info[0])
+                if polled:
+                    yield_at = min(yield_at, now + POLL_MS * 1_000_000)
                 left -= tree.run(left, deadline, yield_at, node_limit, early)
-                children = tree.root_children()
-                lines = {}
-                if i == 0 and info is not None:  # the lines of the first tree's best decisions
-                    lines = self._lines(tree, view, self._ranked(_merge([children])))
-                snapshots[i] = (tree.iterations, tree.nodes, children, lines)
-                if i == 0:
-                    self._snapshot = _merge([children])
+                if polled and stop.is_set():  # type: ignore[union-attr]  # polled: stop is an event
+                    stop_all()
+                reporting = i == 0 and info is not None and monotonic_ns() >= next_info[0]
+                snapshot(i, tree, reporting)
+                if reporting:
+                    next_info[0] += INFO_MS * 1_000_000
+                    for line in self._info(self._snapshot_report(snapshots, started), view):
+                        info(line)  # type: ignore[misc]  # reporting: info is set
                 if tree.reason != "yield":
                     return
 
-        workers = [threading.Thread(target=work, args=(i, tree, quota), name=f"ismcts-{i}", daemon=True)
-                   for i, (tree, quota) in enumerate(zip(trees, quotas))]
-        for w in workers:
-            w.start()
-        next_info = started + INFO_MS * 1_000_000
-        stopped = False
-        while any(w.is_alive() for w in workers):
-            if stop is not None and not stopped:
-                if stop.wait(POLL_MS / 1000.0):
-                    stopped = True
-                    for tree in trees:
-                        tree.request_stop()
-            else:
-                workers[0].join(POLL_MS / 1000.0 if info is not None else None)
-            if info is not None and monotonic_ns() >= next_info:
-                next_info += INFO_MS * 1_000_000
-                for line in self._info(self._snapshot_report(snapshots, started), view):
-                    info(line)
-        for w in workers:
-            w.join()
+        with stop.calling(stop_all) if isinstance(stop, StopSignal) else nullcontext():
+            helpers = [threading.Thread(target=work, args=(i, tree, quota), name=f"ismcts-{i}", daemon=True)
+                       for i, (tree, quota) in enumerate(zip(trees, quotas)) if i > 0]
+            for helper in helpers:
+                helper.start()
+            work(0, trees[0], quotas[0])
+            for helper in helpers:
+                helper.join()
 
     def _report(self, trees: Sequence[Tree], view: View, started: int, reused: int,
                 allowed: list[int]) -> SearchReport:

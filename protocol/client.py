@@ -37,7 +37,7 @@ from pathlib import Path
 import engine
 from protocol.limits import Limits
 from protocol.policy import PolicyOption
-from protocol.pipes import read_within, write_some
+from protocol.pipes import Pipes
 from protocol.transcript import Transcript
 from protocol.stderr import DRAIN, LOG_LIMIT, StderrLog
 from protocol.errors import (EngineError, EngineTerminatedError, EngineTimeoutError, ProtocolError,
@@ -79,7 +79,8 @@ class PlayResult:
     info: list[Info] = field(default_factory=list)
     """The `info` lines the bot sent while it thought, parsed."""
     elapsed_ms: float = 0.0
-    """Wall time from sending `go` to reading `bestmove`."""
+    """Wall time from the write of `go` to the read of `bestmove`, as the system calls saw them
+    (`protocol.pipes`): the client's own delays in getting to them are not the bot's."""
 
     @property
     def lines(self) -> list[Info]:
@@ -116,6 +117,8 @@ class Search:
         """Info lines received so far."""
         self._on_info = on_info
         self.started = time.perf_counter()
+        self.sent_ns = time.monotonic_ns()
+        """When `go` was written (monotonic ns): the start of `PlayResult.elapsed_ms`."""
         self.result: PlayResult | None = None
         """Set once `bestmove` arrived."""
         self.error: EngineError | None = None
@@ -178,9 +181,8 @@ class Engine:
         os.set_blocking(self._out_fd, False)
         os.set_blocking(self._in_fd, False)
         self._buffer = bytearray()
-        self._reader = select.poll()
-        """Waits for the bot's output (one poll object for the life of the bot)."""
-        self._reader.register(self._out_fd, select.POLLIN)
+        self._pipes = Pipes(self._in_fd, self._out_fd)
+        """Reads and writes the pipes without the GIL, stamping when the bytes went and came."""
         self._consumer = threading.RLock()
         """Held by whoever reads the bot's output; `send` (and so `stop`) works from any thread."""
         self._write_lock = threading.Lock()
@@ -429,10 +431,9 @@ class Engine:
         if limits.infinite:
             raise ValueError("go infinite never ends by itself: use start_search() and stop()")
         if on_info is None and isinstance(view, str):
-            started = time.perf_counter()
             answer = self._answer(view, limits, timeout, legal)
-            if isinstance(answer, str):
-                return PlayResult(answer, [], (time.perf_counter() - started) * 1000)
+            if isinstance(answer, tuple):
+                return PlayResult(answer[0], [], answer[1])
             return answer
         return self.start_search(limits, on_info=on_info, view=view, legal=legal).wait(timeout)
 
@@ -441,22 +442,24 @@ class Engine:
         return self.decide_with_estimate(view, limits, timeout)[0]
 
     def decide_with_estimate(self, view: str, limits: Limits, timeout: float | None = None,
-                             legal: Sequence[str] | None = None) -> tuple[str, float | None, int | None]:
-        """`decide`, with the bot's last reported value and search size (None where it sent none).
+                             legal: Sequence[str] | None = None) -> tuple[str, float | None, int | None, float]:
+        """`decide`, with the bot's last reported value and search size (None where it sent none)
+        and the milliseconds it took (`PlayResult.elapsed_ms`).
 
         The referee records them with every decision, as tournament managers of chess record a
         score and depth; a bot that answers with a bare `bestmove` costs nothing more."""
         answer = self._answer(view, limits, timeout, legal)
-        if isinstance(answer, str):
-            return answer, None, None
-        return (answer.decision, *answer.estimate)
+        if isinstance(answer, tuple):
+            return answer[0], None, None, answer[1]
+        return (answer.decision, *answer.estimate, answer.elapsed_ms)
 
     def _answer(self, view: str, limits: Limits, timeout: float | None,
-                legal: Sequence[str] | None = None) -> str | PlayResult:
+                legal: Sequence[str] | None = None) -> tuple[str, float] | PlayResult:
         """`position` + `go`. When the bot's whole answer is one plain `bestmove` line it comes
-        straight from the pipe (protocol/pipes.pyx) as the decision text; anything else (info
-        lines, errors, a line in pieces, silence, end of file, a full pipe) goes to the buffer
-        and through the general reader, which returns the PlayResult or raises as usual."""
+        straight from the pipe (protocol/pipes.pyx) as the decision text and the milliseconds it
+        took; anything else (info lines, errors, a line in pieces, silence, end of file, a full
+        pipe) goes to the buffer and through the general reader, which returns the PlayResult or
+        raises as usual."""
         if self.transcript is not None or "\n" in view or self._buffer or self._eof:
             return self.start_search(limits, view=view, legal=legal).wait(timeout)
         self._position = view
@@ -472,17 +475,19 @@ class Engine:
                 # It stands in for a Search only for `stop`: no line reaches the reader meanwhile,
                 # as this method holds the consumer lock until a real Search replaces it.
                 self._search = quick  # type: ignore[assignment]
-                written = write_some(self._in_fd, request)
+                written = self._pipes.write_some(request)
             chunk = None
             if written == len(request):
-                chunk = read_within(self._out_fd, -1 if timeout is None else int(timeout * 1000) + 1)
+                chunk = self._pipes.read_within(-1 if timeout is None else int(timeout * 1000) + 1)
                 if chunk is not None:
                     answer = _BESTMOVE_ONLY.fullmatch(chunk)
                     if answer is not None:
                         self._search = None
-                        return answer.group(1).decode("ascii")
+                        return answer.group(1).decode("ascii"), (self._pipes.arrived_ns - self._pipes.sent_ns) / 1e6
             search = Search(self, limits, None)
             search.started = started
+            if written > 0:
+                search.sent_ns = self._pipes.sent_ns
             search.stopped_at = quick.stopped_at
             self._search = search
             if chunk is not None:
@@ -617,12 +622,9 @@ class Engine:
     def _fill(self) -> bool:
         """Moves what the bot has written into the buffer without blocking; False at end of file."""
         while True:
-            try:
-                chunk = os.read(self._out_fd, 65536)
-            except BlockingIOError:
+            chunk = self._pipes.read_ready()
+            if chunk is None:
                 return True
-            except OSError:
-                chunk = b""
             if not chunk:
                 self._eof = True
                 return False
@@ -650,8 +652,14 @@ class Engine:
                 remaining = None if deadline is None else deadline - time.perf_counter()
                 if remaining is not None and remaining <= 0:
                     raise EngineTimeoutError("deadline")
-                # poll takes whole milliseconds: round up so a deadline is never cut short
-                self._reader.poll(None if remaining is None else max(0, int(remaining * 1000) + 1))
+                # wait in C (stamped without the GIL); whole milliseconds: round up so a deadline
+                # is never cut short
+                chunk = self._pipes.read_within(-1 if remaining is None else int(remaining * 1000) + 1)
+                if chunk is not None:
+                    if chunk:
+                        self._buffer += chunk
+                    else:
+                        self._eof = True
 
     def _pump(self, done: Callable[[], bool], deadline: float | None, waiting_for: str,
               since: float | None = None) -> None:
@@ -708,7 +716,7 @@ class Engine:
                 self.ignored.append(line)  # the answer to a search the caller gave up on
                 _keep_recent(self.ignored)
                 return
-            search.result = PlayResult(tokens[1], search.info, (time.perf_counter() - search.started) * 1000)
+            search.result = PlayResult(tokens[1], search.info, (self._pipes.arrived_ns - search.sent_ns) / 1e6)
             self._search = None
         elif word == "readyok" and len(tokens) == 1:
             self._readyok += 1

@@ -6,7 +6,8 @@
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, field
 
 from engine import View
 
@@ -29,6 +30,18 @@ class Limits:
     """Think until told to stop."""
     searchmoves: tuple[str, ...] | None = None
     """Consider only these of the seat's decisions (decision texts; `go searchmoves`)."""
+    started_ns: int | None = field(default=None, repr=False, compare=False)
+    """When the decision's time began (`time.monotonic_ns()`), if before the policy is asked: the
+    protocol server sets it to the arrival of the `go` line, so that a time budget counts the bot's
+    own delays (parsing, waking its search thread) as a referee counts them. Not a `go` argument."""
+
+    def start_ns(self) -> int:
+        """`started_ns`, else now: where a time budget for this decision starts.
+
+        >>> Limits(movetime_ms=50, started_ns=7).start_ns()
+        7
+        """
+        return self.started_ns if self.started_ns is not None else time.monotonic_ns()
 
     def time_budget_ms(self, seat: int, default_ms: int | None = None,
                        decisions_left: int | None = None) -> int | None:

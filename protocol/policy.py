@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import threading
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -120,6 +121,47 @@ class Policy(ABC):
         from another thread when the search overruns its time), or None without one; the protocol
         server then plays it rather than the first legal decision."""
         return None
+
+
+# Owns the callbacks of one `go`'s stop flag.
+class StopSignal(threading.Event):
+    """The stop flag the protocol server hands to `Policy.choose`: a `threading.Event` that also
+    calls the functions subscribed with `calling` the moment it is set, so a search running in C
+    without the GIL hears `stop` at once, without a thread that polls the event for it.
+
+    >>> signal, heard = StopSignal(), []
+    >>> with signal.calling(lambda: heard.append("stop")):
+    ...     signal.set()
+    >>> heard, signal.is_set()
+    (['stop'], True)
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._callbacks: list[Callable[[], None]] = []
+        self._callbacks_lock = threading.Lock()
+
+    def set(self) -> None:
+        super().set()
+        with self._callbacks_lock:
+            callbacks = list(self._callbacks)
+        for callback in callbacks:
+            callback()
+
+    @contextmanager
+    def calling(self, callback: Callable[[], None]) -> Iterator[None]:
+        """Calls `callback` (from the setting thread) if the flag is set while the block runs — at
+        once if it already is; never after the block (the next search is not stopped by this one's
+        late flag)."""
+        with self._callbacks_lock:
+            self._callbacks.append(callback)
+        try:
+            if self.is_set():
+                callback()
+            yield
+        finally:
+            with self._callbacks_lock:
+                self._callbacks.remove(callback)
 
 
 def allowed_decisions(view: View, limits: Limits | None) -> list[int]:

@@ -25,10 +25,11 @@ import threading
 import time
 import traceback
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any, TextIO
 
 from protocol.limits import Limits, decision_budget_ms
-from protocol.policy import Policy, allowed_decisions
+from protocol.policy import Policy, StopSignal, allowed_decisions
 from engine import View
 from protocol.messages import format_info
 
@@ -44,13 +45,14 @@ class _Job:
 
     __slots__ = ("view", "limits", "started", "stop", "soft_deadline", "hard_deadline", "answered")
 
-    def __init__(self, view: View, limits: Limits) -> None:
+    def __init__(self, view: View, limits: Limits, started: float) -> None:
         self.view = view
         self.limits = limits
-        self.started = time.perf_counter()
-        self.stop = threading.Event()
+        self.started = started
+        """When the decision's time began (time.monotonic() seconds)."""
+        self.stop = StopSignal()
         self.soft_deadline: float | None = None
-        """When the stop flag is raised (perf_counter seconds), if ever."""
+        """When the stop flag is raised (time.monotonic() seconds), if ever."""
         self.hard_deadline: float | None = None
         """When the watchdog answers with the fallback decision, if ever."""
         self.answered = False
@@ -83,8 +85,9 @@ class Searcher:
         """Whether a `go` is waiting for its `bestmove`."""
         return self._job is not None
 
-    def start(self, view: View, limits: Limits) -> None:
-        """Starts deciding for `view` (the caller checked that its seat is to move).
+    def start(self, view: View, limits: Limits, received_ns: int | None = None) -> None:
+        """Starts deciding for `view` (the caller checked that its seat is to move); the time
+        limits count from `received_ns` (`time.monotonic_ns()` when the `go` arrived; None: now).
 
         An `instant` policy is asked at once on the caller's thread (unless the search is
         infinite, whose answer must wait for `stop`): it needs no stop flag, and a thread
@@ -98,7 +101,9 @@ class Searcher:
                 self._write("info string policy failed; playing the first legal decision")
             self._write("bestmove " + view.state.decision_to_text(decision))
             return
-        job = _Job(view, limits)
+        if received_ns is None:
+            received_ns = time.monotonic_ns()
+        job = _Job(view, replace(limits, started_ns=received_ns), received_ns / 1e9)
         if not limits.infinite:
             budget = decision_budget_ms(view, limits)
             if budget is not None:
@@ -122,7 +127,7 @@ class Searcher:
             if job is None:
                 return
             job.stop.set()
-            now = time.perf_counter()
+            now = time.monotonic()
             job.soft_deadline = now
             if job.hard_deadline is None or job.hard_deadline > now + self._grace:
                 job.hard_deadline = now + self._grace
@@ -188,7 +193,7 @@ class Searcher:
         if job.answered:
             return
         report = dict(info)
-        report.setdefault("time", int((time.perf_counter() - job.started) * 1000))
+        report.setdefault("time", int((time.monotonic() - job.started) * 1000))
         if report.get("pv"):
             report["pv"] = _pv_text(job.view, report["pv"])
         self._write(format_info(report))
@@ -230,7 +235,7 @@ class Searcher:
                 if self._closed:
                     return
                 job = self._job
-                now = time.perf_counter()
+                now = time.monotonic()
                 if job is None or job.answered:
                     self._lock.wait()
                     continue

@@ -22,9 +22,10 @@ import functools
 import os
 import sys
 import threading
+import time
 import traceback
-from collections.abc import Callable, Iterable
-from typing import BinaryIO, TextIO
+from collections.abc import Callable, Iterable, Iterator
+from typing import TextIO
 
 import engine
 from engine import State, View
@@ -98,6 +99,8 @@ class Server:
         self.editions = tuple(e for e in (policy.editions or tuple(engine.EDITIONS)) if e in engine.EDITIONS)
         self.game: GameKey | None = None
         self.position: Position | None = None
+        self._received_ns: int | None = None
+        """When the line being handled arrived (None: not known)."""
         self._handlers: dict[str, Callable[[str], bool | None]] = {
             "uei": self._uei, "isready": self._isready, "setoption": self._setoption,
             "newgame": self._newgame, "position": self._position, "go": self._go, "stop": self._stop,
@@ -110,8 +113,9 @@ class Server:
         with self._lock:
             self._raw_write(line)
 
-    def handle(self, line: str) -> bool:
-        """Handles one input line; returns False after `quit`."""
+    def handle(self, line: str, received_ns: int | None = None) -> bool:
+        """Handles one input line, read at `received_ns` (`time.monotonic_ns()`; None: now);
+        returns False after `quit`."""
         parts = line.split(None, 1)  # not a full split: a view is hundreds of characters long
         if not parts:
             return True
@@ -120,6 +124,7 @@ class Server:
         try:
             if handler is None:
                 raise CommandFailed(f"unknown command {command[:40]!r} (commands: {', '.join(COMMANDS)})")
+            self._received_ns = received_ns
             return handler(parts[1].strip() if len(parts) > 1 else "") is not False
         except (CommandFailed, MessageError, ExpeditionsError, ValueError) as err:
             self.write(error_line(str(err)))
@@ -134,11 +139,13 @@ class Server:
         first bytes: one error line, and the state stays as it was."""
         self.write(error_line(overlong_line_error(start) + ": ignored"))
 
-    def run(self, lines: Iterable[str]) -> None:
-        """Handles lines until `quit` or the end of input, then stops any search."""
+    def run(self, lines: Iterable[str | tuple[str, int]]) -> None:
+        """Handles lines — or (line, arrival in monotonic ns) pairs, as `_lines` reads them — until
+        `quit` or the end of input, then stops any search."""
         try:
-            for line in lines:
-                if not self.handle(line):
+            for item in lines:
+                line, received_ns = (item, None) if isinstance(item, str) else item
+                if not self.handle(line, received_ns):
                     break
         finally:
             self.searcher.close()
@@ -234,7 +241,7 @@ class Server:
             edition, options, players, seat = key
             self.policy.new_game(edition, dict(options), players, seat)
             self.game = key
-        self.searcher.start(view, limits)
+        self.searcher.start(view, limits, self._received_ns)
 
     def _stop(self, rest: str) -> None:
         self.searcher.stop()  # idle: nothing to stop, and not an error (stop may cross bestmove)
@@ -326,19 +333,36 @@ def serve_stdio(policy: Policy, *, fast: bool = True) -> int:
             from protocol.fastloop import FastLoop
             FastLoop(server, policy.fast_decider, out_fd).run(sys.stdin.fileno())
         else:
-            server.run(_lines(sys.stdin.buffer, server.reject_overlong))
+            server.run(_lines(sys.stdin.fileno(), server.reject_overlong))
     except (BrokenPipeError, KeyboardInterrupt):
         pass
     return 0
 
 
-def _lines(stream: BinaryIO, overlong: Callable[[bytes], None]) -> Iterable[str]:
-    """The stream's lines, decoded; a line longer than MAX_LINE_BYTES is read past, never held
-    whole, and reported to `overlong` with its first bytes instead."""
-    while raw := stream.readline(MAX_LINE_BYTES + 1):
-        if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
-            overlong(raw[:40])
-            while (rest := stream.readline(65536)) and not rest.endswith(b"\n"):
-                pass
-            continue
-        yield raw.decode("utf-8", "replace")
+def _lines(fd: int, overlong: Callable[[bytes], None]) -> Iterator[tuple[str, int]]:
+    """The lines read from `fd`, decoded, each with the moment its bytes arrived
+    (`time.monotonic_ns()` after the read that brought them): a bot's time for a decision counts
+    from there, as the referee's does from its write. A line longer than MAX_LINE_BYTES is read
+    past, never held whole, and reported to `overlong` with its first bytes instead."""
+    pending = bytearray()
+    skipping = False  # inside an overlong line, until its newline
+    while chunk := os.read(fd, 65536):
+        arrived = time.monotonic_ns()
+        pending += chunk
+        start = 0
+        while (end := pending.find(b"\n", start)) >= 0:
+            if skipping:
+                skipping = False
+            elif end - start > MAX_LINE_BYTES:
+                overlong(bytes(pending[start:start + 40]))
+            else:
+                yield pending[start:end + 1].decode("utf-8", "replace"), arrived
+            start = end + 1
+        del pending[:start]
+        if len(pending) > MAX_LINE_BYTES:
+            if not skipping:
+                overlong(bytes(pending[:40]))
+            skipping = True
+            pending.clear()
+    if pending and not skipping:
+        yield pending.decode("utf-8", "replace"), time.monotonic_ns()

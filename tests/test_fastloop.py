@@ -138,8 +138,6 @@ def test_a_last_line_without_newline_and_long_lines() -> None:
 def test_overlong_lines_are_refused_by_both_loops_and_lose_nothing() -> None:
     """A line over MAX_LINE_BYTES (newline excluded) gets one error line from either loop, is never
     held whole, and leaves the position as it was; a line of exactly the limit is still read."""
-    import io
-
     from protocol.messages import MAX_LINE_BYTES
     from protocol.server import _lines
 
@@ -155,7 +153,10 @@ def test_overlong_lines_are_refused_by_both_loops_and_lose_nothing() -> None:
 
     out: list[str] = []
     server = Server(RandomPolicy(2), out.append)
-    server.run(_lines(io.BufferedReader(io.BytesIO(data)), server.reject_overlong))
+    with tempfile.TemporaryFile() as stdin:
+        stdin.write(data)
+        stdin.seek(0)
+        server.run(_lines(stdin.fileno(), server.reject_overlong))
     expected = "".join(line + "\n" for line in out)
 
     with tempfile.TemporaryFile() as stdin, tempfile.TemporaryFile() as stdout:

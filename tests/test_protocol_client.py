@@ -342,7 +342,8 @@ def test_multipv_lines_and_the_answers_value() -> None:
         assert len({line["pv"][0] for line in lines}) == 3
         assert lines[0]["visits"] >= lines[1]["visits"] >= lines[2]["visits"] > 0
         bot.configure({"Seed": 1})  # the same seed, budget and view (no tree kept): the same search
-        decision, value, size = bot.decide_with_estimate(view, Limits(iterations=3000), timeout=30)
+        decision, value, size, elapsed = bot.decide_with_estimate(view, Limits(iterations=3000), timeout=30)
+        assert 0 < elapsed < 30_000
         assert decision == result.decision
         assert value == lines[0]["value"] != lines[2]["value"] and size == 3000
 
@@ -377,3 +378,47 @@ def test_no_legal_list_when_the_seat_is_not_to_move(tmp_path: Path) -> None:
         assert bot.go_line(Limits(movetime_ms=5)) == "go movetime 5"
         with pytest.raises(EngineError, match="no legal decisions given"):
             bot.go(Limits(movetime_ms=5), timeout=5)
+
+
+@pytest.mark.parametrize("with_info", [False, True])
+def test_a_referee_waiting_for_the_gil_does_not_charge_the_bot(tmp_path: Path, with_info: bool) -> None:
+    # The bot answers 20 ms after `go`; meanwhile another thread of this process holds the GIL
+    # for far longer (list.sort of floats never lets it go). The answer's time is the pipes' own
+    # (written go -> read answer, stamped in C without the GIL), not the wait for the GIL after.
+    import random
+    import threading
+
+    prefix = "info iterations 5\\n" if with_info else ""  # the general reader's path, and the quick one
+    argv = script(tmp_path, f"""
+        handshake()
+        while True:
+            line = sys.stdin.readline()
+            if not line:
+                break
+            if line.startswith("go"):
+                time.sleep(0.02)
+                sys.stdout.write("{prefix}bestmove +w8\\n"); sys.stdout.flush()
+        """)
+    bot = start(argv)
+    view = mid_game().view_text(0)
+    bot.decide_with_estimate(view, Limits(movetime_ms=50), timeout=5)  # the bot's first answer: warm
+    floats = [random.random() for _ in range(3_000_000)]
+    go = threading.Event()
+
+    def hold_the_gil() -> None:
+        go.wait()
+        time.sleep(0.005)
+        sorted(floats)
+
+    holder = threading.Thread(target=hold_the_gil)
+    holder.start()
+    started = time.perf_counter()
+    go.set()
+    decision, _, _, elapsed_ms = bot.decide_with_estimate(view, Limits(movetime_ms=50), timeout=5)
+    wall_ms = (time.perf_counter() - started) * 1000
+    holder.join()
+    bot.kill()
+    assert decision == "+w8"
+    if wall_ms < 150:
+        pytest.skip(f"the GIL was not held long enough to tell ({wall_ms:.0f} ms)")
+    assert 15 <= elapsed_ms < 100, (elapsed_ms, wall_ms)

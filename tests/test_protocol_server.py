@@ -537,3 +537,20 @@ def test_d_pictures_a_view_as_its_seat_sees_the_table(edition, out: Recorder) ->
         lines = out.take()
         assert lines[1].startswith(f"info string view of seat {seat}, ")
         assert lines[2:] == ["info string " + line for line in state.pretty(seat).splitlines()]
+
+
+def test_time_counts_from_the_arrival_of_go() -> None:
+    # A `go` that arrived 150 ms before the server handles it (a bot waiting for a core) leaves
+    # the search only what is left of its movetime: the referee's clock started at the write.
+    from bots.ismcts_policy import IsmctsPolicy
+
+    out: list[str] = []
+    server = Server(IsmctsPolicy(seed=1), out.append)
+    state = engine.new_game("classic", seed=5, rounds=1)
+    server.handle(f"position {state.view_text(0)}")
+    arrived = time.monotonic_ns() - 150_000_000
+    server.handle("go movetime 200", arrived)
+    assert server.searcher.wait_idle(5.0)
+    waited_ms = (time.monotonic_ns() - arrived) / 1e6
+    assert out[-1].startswith("bestmove ")
+    assert waited_ms < 250, waited_ms  # had it counted from the handling, 350 ms
