@@ -41,10 +41,12 @@ def _amd_family() -> int | None:
 def compile_args() -> list[str]:
     """Optimisation flags: the engine is built on the machine that runs it, like Stockfish's
     ARCH=native builds. BMI2's PDEP selects the r-th legal card in one instruction, which makes
-    random playouts ~1.6x faster; AMD Zen 1/2 (family 23) microcode PDEP, so it is avoided there."""
+    random playouts ~1.6x faster; AMD Zen 1/2 (family 23) microcode PDEP, so it is avoided there.
+    No debug information (`-g0` after Python's own `-g`): it changes no instruction and cost a
+    quarter of the install's compile time (symbols stay, so perf still names the functions)."""
     if "EXPEDITIONS_CFLAGS" in os.environ:
         return os.environ["EXPEDITIONS_CFLAGS"].split()
-    args = ["-O3", "-fno-strict-aliasing", "-Wno-unused-function"]
+    args = ["-O3", "-g0", "-fno-strict-aliasing", "-Wno-unused-function"]
     if platform.machine() in ("x86_64", "AMD64"):
         args.append("-march=native")
         if _amd_family() == 23:

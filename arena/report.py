@@ -12,6 +12,7 @@ import time
 from collections.abc import Sequence
 from typing import IO, TYPE_CHECKING
 
+from arena.ratings import EloEstimate
 from arena.record import GameRecord
 from arena.standings import Row, Standings
 
@@ -37,10 +38,26 @@ def standings_text(st: Standings) -> str:
                      f"{row.margin:>+7.1f} {elo:>6} {err:>6} {row.failures:>5}")
     for (a, b), est in st.head_to_head.items():
         penta = st.pentanomial[(a, b)]
-        lines.append(f"{a} vs {b}: Elo {est} over {est.pairs} pairs, pentanomial {penta}")
+        lines.append(f"{a} vs {b}: Elo {est} over {est.pairs} pairs, pentanomial {penta}: {verdict(a, b, est)}")
     if st.terminations:
         lines.append("terminations: " + ", ".join(f"{k} {v}" for k, v in sorted(st.terminations.items())))
     return "\n".join(lines)
+
+
+def verdict(a: str, b: str, est: EloEstimate) -> str:
+    """What a head-to-head estimate of `a` against `b` says at 95%.
+
+    >>> from arena.ratings import pair_estimate
+    >>> verdict("ismcts", "greedy", pair_estimate([0, 0, 3, 0, 9]))
+    'ismcts ahead at 95%'
+    >>> verdict("ismcts", "greedy", pair_estimate([1, 0, 2, 0, 2]))
+    'not resolved at 95% (more deals)'
+    """
+    if est.low > 0:
+        return f"{a} ahead at 95%"
+    if est.high < 0:
+        return f"{b} ahead at 95%"
+    return "not resolved at 95% (more deals)"
 
 
 DROPPED_SHOWN = 10

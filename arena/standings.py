@@ -99,4 +99,9 @@ def standings(games: Sequence[GameRecord], sides_of_seats: Sequence[int]) -> Sta
     for multi in plackett_luce(multi_games) if multi_games else []:
         rows[multi.name].multi = multi
     ordered = sorted(rows.values(), key=lambda r: (-r.share, -r.margin, r.name))
-    return Standings(ordered, {k: pair_estimate(v) for k, v in head.items()}, head, dict(terminations), len(games))
+    rank = {row.name: i for i, row in enumerate(ordered)}
+    oriented = {}  # each pair from the better-placed bot's side, so that a lead reads as a plus
+    for (a, b), cells in head.items():
+        oriented[(a, b) if rank[a] <= rank[b] else (b, a)] = cells if rank[a] <= rank[b] else cells[::-1]
+    return Standings(ordered, {k: pair_estimate(v) for k, v in oriented.items()}, oriented, dict(terminations),
+                     len(games))

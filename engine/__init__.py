@@ -10,7 +10,7 @@ True
 """
 from engine._core import State
 from engine.edition import Edition
-from engine.editions import EDITIONS, default_edition, edition_of_text, get_edition
+from engine.editions import EDITIONS, default_edition, edition_of_text, get_edition, showcase_edition
 from engine.errors import (ExpeditionsError, IllegalDecisionError, NotationError, OptionError,
                            UnknownEditionError)
 from engine.view import View
@@ -18,7 +18,7 @@ from engine.view import View
 __all__ = [
     "EDITIONS", "Edition", "State", "View", "ExpeditionsError", "IllegalDecisionError",
     "NotationError", "OptionError", "UnknownEditionError", "default_edition", "get_edition", "new_game",
-    "parse_position", "parse_view",
+    "parse_position", "parse_view", "showcase_edition",
 ]
 
 

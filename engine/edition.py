@@ -156,6 +156,11 @@ class Edition:
     observation: Observation | None = None
     """A seat's view as a fixed vector of floats, written in C (`engine.observation`; the
     reinforcement-learning environments of rl/ read it), or None where the edition has none."""
+    showcase: bool = False
+    """Whether this is the edition of the arena's embedded tournament (`expeditions arena` with
+    neither bots nor an edition, the README's first command): the one where the searcher at 50 ms a
+    decision already beats greedy by a margin a two-minute tournament resolves. At most one
+    record sets it (`engine.editions.showcase_edition`)."""
 
     def resolve_options(self, options: Mapping[str, object] | None = None) -> dict[str, int]:
         """All options with defaults filled in; raises OptionError for unknown names or bad values."""

@@ -78,6 +78,12 @@ def default_edition() -> Edition:
     return next(iter(EDITIONS.values()))
 
 
+def showcase_edition() -> Edition:
+    """The edition of the arena's embedded tournament: the record that says `showcase`, else the
+    default edition."""
+    return next((edition for edition in EDITIONS.values() if edition.showcase), default_edition())
+
+
 def edition_of_text(text: str) -> Edition:
     """The edition a position or view is written in (its first word)."""
     if not isinstance(text, str):

@@ -89,12 +89,12 @@ def test_arena_plays_the_editions_rules_unless_options_are_given():
 
     default = engine.default_edition()
     full = default.resolve_options({})
-    assert options() == full
+    assert options() == engine.showcase_edition().resolve_options({})  # the embedded tournament
     assert options("--bot", "greedy", "--bot", "random") == full
     assert options("--bot", "greedy", "--bot", "random", "-e", default.name) == full
     first = default.options[0]
     changed = first.low if first.default != first.low else first.high
-    assert options("-o", f"{first.name}={changed}") == {**full, first.name: changed}
+    assert options("-e", default.name, "-o", f"{first.name}={changed}") == {**full, first.name: changed}
     other = next(ed for ed in engine.EDITIONS.values() if ed is not default)
     assert options("-e", other.name) == other.resolve_options({})
     assert "One rule for the rules" in (DOCS / "arena.md").read_text()

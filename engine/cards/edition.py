@@ -44,7 +44,8 @@ def _dealer(name: str) -> Callable[[int, int, dict[str, int]], CardState]:
     return new
 
 
-def _record(index: int, title: str, search: SearchDefaults, opponent_model: Ref | None = None) -> Edition:
+def _record(index: int, title: str, search: SearchDefaults, opponent_model: Ref | None = None,
+            showcase: bool = False) -> Edition:
     name = EDITION_NAMES[index]
     options: tuple[OptionSpec, ...] = OPTION_SPECS[index]
     return Edition(
@@ -69,6 +70,7 @@ def _record(index: int, title: str, search: SearchDefaults, opponent_model: Ref 
         drawing=Ref("engine.cards.drawing:DRAWING"),
         palette=palette(index),
         observation=OBSERVATIONS[index],
+        showcase=showcase,
     )
 
 
@@ -80,7 +82,10 @@ _INFERENCE = Ref("bots.cards.inference:card_inference")
 CLASSIC = _record(0, "Lost Cities, the card game (2 players)", SearchDefaults(38.0, infer=True), _INFERENCE)
 PARTNERS = _record(1, "Lost Cities for 4 players in partnerships",
                    SearchDefaults(32.0, infer=False, root_candidates=12))
+# The arena's embedded tournament plays `expedition`: at 50 ms a decision the searcher already wins
+# about 0.72 of its games against greedy there (classic needs about a second for that),
+# research/notebook.md "The first run's main job".
 EXPEDITION = _record(2, "Expedition, the 52-card adaptation (2 players)", SearchDefaults(54.0, infer=True),
-                     _INFERENCE)
+                     _INFERENCE, showcase=True)
 EDITIONS = (CLASSIC, PARTNERS, EXPEDITION)
 """The family's records, for the registry (engine/editions.py)."""

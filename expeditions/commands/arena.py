@@ -30,6 +30,9 @@ if TYPE_CHECKING:
 
 DEFAULT_BOTS = ("ismcts", "greedy", "random")
 """The embedded default field (those of them that are built in)."""
+DEFAULT_DEALS = 12
+"""Deals of a tournament that does not say: with the embedded field on the showcase edition, about
+two minutes on two cores, enough for the searcher's lead over greedy to clear its interval."""
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -39,14 +42,16 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "Without bots it plays the built-in ismcts, greedy and random.")
     p.add_argument("file", nargs="?", help="tournament file (TOML, see docs/arena.md)")
     p.add_argument("--edition", "-e", choices=sorted(engine.EDITIONS),
-                   help=f"edition (default {engine.default_edition().name})")
+                   help=f"edition (default {engine.default_edition().name}; without bots too, "
+                        f"{engine.showcase_edition().name})")
     p.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE", help="rule option")
     p.add_argument("--players", type=int, help="number of players (editions with a choice)")
     p.add_argument("--bot", action="append", nargs="+", default=[], metavar="KEY=VALUE",
                    help="a bot: name=NAME cmd=\"COMMAND ARGS\" option.NAME=VALUE, and movetime=MS or clock=MS "
                         "increment=MS for a time control of its own (repeatable)")
     p.add_argument("--format", choices=("round-robin", "gauntlet"), help="pairing format (default round-robin)")
-    p.add_argument("--deals", type=int, help="deals per group of bots, each played once per seat rotation")
+    p.add_argument("--deals", type=int, help="deals per group of bots, each played once per seat rotation "
+                                              f"(default {DEFAULT_DEALS})")
     p.add_argument("--positions", metavar="FILE",
                    help="start the deals from the positions of FILE (one full-state position a line, # "
                         "comments) instead of dealing them from seeds; --deals N plays the first N")
@@ -110,9 +115,12 @@ def build_config(args: argparse.Namespace) -> TournamentConfig:
     if config is None:
         # The rules are the edition's own (a full match) unless -o says otherwise: one rule with
         # or without -e, with or without bots (docs/arena.md, "What a tournament is").
-        config = TournamentConfig(edition=args.edition or engine.default_edition().name,
+        # Neither bots nor an edition: the embedded tournament, on the edition that shows what the
+        # searcher does best in two minutes (the README's first command).
+        edition = args.edition or (engine.default_edition() if bots else engine.showcase_edition()).name
+        config = TournamentConfig(edition=edition,
                                   bots=bots or [builtin_bot(n) for n in DEFAULT_BOTS if n in POLICIES],
-                                  deals=2, concurrency=usable_cpus(), time=TimeControl(movetime_ms=50))
+                                  deals=DEFAULT_DEALS, concurrency=usable_cpus(), time=TimeControl(movetime_ms=50))
     elif bots:
         config.bots = bots
     if args.edition:
