@@ -14,6 +14,7 @@ from typing import IO, TYPE_CHECKING
 
 from arena.ratings import EloEstimate
 from arena.record import GameRecord
+from arena.statistics import plus_minus
 from arena.standings import Row, Standings
 
 if TYPE_CHECKING:
@@ -31,33 +32,46 @@ def _elo_cells(row: Row) -> tuple[str, str]:
 
 def standings_text(st: Standings) -> str:
     """The standings as a fixed-width table, best first."""
-    lines = [f"{'#':>2} {'bot':<16} {'games':>5} {'points':>7} {'score':>6} {'margin':>7} {'Elo':>6} {'95%':>6} {'fails':>5}"]
+    margin_head = f" {'margin':>7}" if st.margins else ""
+    lines = [f"{'#':>2} {'bot':<16} {'games':>5} {'points':>7} {'score':>6}{margin_head} {'Elo':>6} {'95%':>6} {'fails':>5}"]
     for i, row in enumerate(st.rows, 1):
         elo, err = _elo_cells(row)
-        lines.append(f"{i:>2} {row.name:<16} {row.games:>5} {row.points:>7.1f} {100 * row.share:>5.1f}% "
-                     f"{row.margin:>+7.1f} {elo:>6} {err:>6} {row.failures:>5}")
+        margin = f" {row.margin:>+7.1f}" if st.margins else ""
+        lines.append(f"{i:>2} {row.name:<16} {row.games:>5} {row.points:>7.1f} {100 * row.share:>5.1f}%"
+                     f"{margin} {elo:>6} {err:>6} {row.failures:>5}")
     for (a, b), est in st.head_to_head.items():
         penta = st.pentanomial[(a, b)]
-        lines.append(f"{a} vs {b}: Elo {est} over {est.pairs} pairs, pentanomial {penta}: {verdict(a, b, est)}")
+        margin_pair = st.head_margin.get((a, b))
+        points = "" if margin_pair is None else f", margin {margin_pair[0]:+.1f}{plus_minus(margin_pair[1], 1)}"
+        lines.append(f"{a} vs {b}: Elo {est}{points} over {est.pairs} pairs, pentanomial {penta}: "
+                     f"{verdict(a, b, est, margin_pair)}")
     if st.terminations:
         lines.append("terminations: " + ", ".join(f"{k} {v}" for k, v in sorted(st.terminations.items())))
     return "\n".join(lines)
 
 
-def verdict(a: str, b: str, est: EloEstimate) -> str:
-    """What a head-to-head estimate of `a` against `b` says at 95%.
+def verdict(a: str, b: str, est: EloEstimate, margin: tuple[float, float] | None = None) -> str:
+    """What the head-to-head of `a` against `b` says at 95%: in games (the Elo interval) and, where
+    scores are points, in points (the margin a game with the half-width of its interval).
 
     >>> from arena.ratings import pair_estimate
-    >>> verdict("ismcts", "greedy", pair_estimate([0, 0, 3, 0, 9]))
-    'ismcts ahead at 95%'
+    >>> verdict("ismcts", "greedy", pair_estimate([0, 0, 3, 0, 9]), (25.0, 9.0))
+    'ismcts ahead at 95% in games and in points'
+    >>> verdict("ismcts", "greedy", pair_estimate([4, 0, 22, 0, 10]), (18.6, 8.3))
+    'ismcts ahead at 95% in points'
     >>> verdict("ismcts", "greedy", pair_estimate([1, 0, 2, 0, 2]))
     'not resolved at 95% (more deals)'
     """
-    if est.low > 0:
-        return f"{a} ahead at 95%"
-    if est.high < 0:
-        return f"{b} ahead at 95%"
-    return "not resolved at 95% (more deals)"
+    def side(low: float, high: float) -> str | None:
+        return a if low > 0 else b if high < 0 else None
+
+    games = side(est.low, est.high)
+    points = None if margin is None or math.isnan(margin[1]) else side(margin[0] - margin[1], margin[0] + margin[1])
+    if games is not None and games == points:
+        return f"{games} ahead at 95% in games and in points"
+    found = [f"{games} ahead at 95% in games"] if games else []
+    found += [f"{points} ahead at 95% in points"] if points else []
+    return "; ".join(found) or "not resolved at 95% (more deals)"
 
 
 DROPPED_SHOWN = 10
@@ -139,12 +153,14 @@ class LiveReporter:
         from rich.table import Table
 
         table = Table(box=None, pad_edge=False)
-        for column in ("#", "bot", "games", "points", "score", "margin", "Elo", "95%", "fails"):
+        columns = ("#", "bot", "games", "points", "score", "margin", "Elo", "95%", "fails")
+        for column in columns if st.margins else [c for c in columns if c != "margin"]:
             table.add_column(column, justify="left" if column == "bot" else "right")
         for i, row in enumerate(st.rows, 1):
             elo, err = _elo_cells(row)
+            margin = [f"{row.margin:+.1f}"] if st.margins else []
             table.add_row(str(i), row.name, str(row.games), f"{row.points:.1f}", f"{100 * row.share:.1f}%",
-                          f"{row.margin:+.1f}", elo, err, str(row.failures))
+                          *margin, elo, err, str(row.failures))
         self.progress.update(self.task, completed=done)
         parts: list[RenderableType] = [self.progress, table]
         if note:

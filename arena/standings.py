@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from arena.ratings import EloEstimate, MultiRating, Rating, pair_estimate, plackett_luce, rating_list
 from arena.record import GameRecord
-from arena.statistics import pentanomial_index, ranks_from_returns
+from arena.statistics import mean_and_interval, pentanomial_index, ranks_from_returns
 
 
 @dataclass
@@ -42,10 +42,17 @@ class Row:
 class Standings:
     rows: list[Row]
     head_to_head: dict[tuple[str, str], EloEstimate] = field(default_factory=dict)
-    """Elo of the first bot against the second from complete duplicate pairs (two-side games)."""
+    """Elo of the first bot against the second from complete duplicate pairs (two-side games), the
+    better-placed bot first."""
     pentanomial: dict[tuple[str, str], list[int]] = field(default_factory=dict)
     terminations: dict[str, int] = field(default_factory=dict)
     games: int = 0
+    head_margin: dict[tuple[str, str], tuple[float, float]] = field(default_factory=dict)
+    """The first bot's score margin over the second, a game, and the half-width of its 95% interval
+    (from the same pairs: a deal's two margins summed cancel its luck); empty where scores are
+    places (a race), not points."""
+    margins: bool = True
+    """Whether scores are points, whose margins mean something (not places in a race)."""
 
 
 def _sides(record: GameRecord, sides_of_seats: Sequence[int]) -> dict[int, tuple[str, float, float]]:
@@ -56,8 +63,9 @@ def _sides(record: GameRecord, sides_of_seats: Sequence[int]) -> dict[int, tuple
     return out
 
 
-def standings(games: Sequence[GameRecord], sides_of_seats: Sequence[int]) -> Standings:
-    """Everything the reports show, computed from the recorded games."""
+def standings(games: Sequence[GameRecord], sides_of_seats: Sequence[int], *, margins: bool = True) -> Standings:
+    """Everything the reports show, computed from the recorded games; `margins`: whether the scores
+    are points (False in a race, where they are places and no margin is shown)."""
     rows: dict[str, Row] = {}
     two_sided: list[tuple[str, str, float]] = []
     multi_games: list[list[tuple[str, int]]] = []
@@ -83,25 +91,35 @@ def standings(games: Sequence[GameRecord], sides_of_seats: Sequence[int]) -> Sta
         else:
             multi_games.append(list(zip(names, ranks_from_returns(rets))))
     head: dict[tuple[str, str], list[int]] = {}
+    pair_margins: dict[tuple[str, str], list[float]] = defaultdict(list)
     for pair in by_pair.values():
         if len(pair) != 2:
             continue  # a pair counts once both games of the deal are in
         first = _sides(pair[0], sides_of_seats)
         a, b = sorted({first[0][0], first[1][0]})
-        points = 0.0
+        points = margin = 0.0
         for g in pair:
-            for name, ret, _ in _sides(g, sides_of_seats).values():
-                if name == a:
-                    points += ret
+            for name, ret, score in _sides(g, sides_of_seats).values():
+                points += ret if name == a else 0.0
+                margin += score if name == a else -score
         head.setdefault((a, b), [0, 0, 0, 0, 0])[pentanomial_index(points)] += 1
+        pair_margins[(a, b)].append(margin / 2)
     for rating in rating_list(two_sided):
         rows[rating.name].rating = rating
     for multi in plackett_luce(multi_games) if multi_games else []:
         rows[multi.name].multi = multi
     ordered = sorted(rows.values(), key=lambda r: (-r.share, -r.margin, r.name))
+    if not margins:
+        for row in ordered:
+            row.margin_sum = 0.0
     rank = {row.name: i for i, row in enumerate(ordered)}
-    oriented = {}  # each pair from the better-placed bot's side, so that a lead reads as a plus
+    oriented, head_margin = {}, {}  # each pair from the better-placed bot's side: a lead reads as a plus
     for (a, b), cells in head.items():
-        oriented[(a, b) if rank[a] <= rank[b] else (b, a)] = cells if rank[a] <= rank[b] else cells[::-1]
+        sign = 1.0 if rank[a] <= rank[b] else -1.0
+        key = (a, b) if sign > 0 else (b, a)
+        oriented[key] = cells if sign > 0 else cells[::-1]
+        if margins:
+            mean, half = mean_and_interval([sign * m for m in pair_margins[(a, b)]])
+            head_margin[key] = (mean, half)
     return Standings(ordered, {k: pair_estimate(v) for k, v in oriented.items()}, oriented, dict(terminations),
-                     len(games))
+                     len(games), head_margin, margins)

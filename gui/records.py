@@ -43,7 +43,7 @@ def tournament(store: Store, tid: int) -> dict[str, Any]:
     _, config, planned, status = store.tournament(tid)
     games = store.games(tid)
     sides = config.seat_sides()
-    table = standings(games, sides)
+    table = standings(games, sides, margins=engine.get_edition(config.edition).rules.margin)
     rows = []
     for row in table.rows:
         rating = row.rating

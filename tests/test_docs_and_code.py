@@ -89,7 +89,8 @@ def test_arena_plays_the_editions_rules_unless_options_are_given():
 
     default = engine.default_edition()
     full = default.resolve_options({})
-    assert options() == engine.showcase_edition().resolve_options({})  # the embedded tournament
+    showcase = engine.showcase_edition()  # neither bots nor an edition: the embedded tournament
+    assert options() == showcase.resolve_options(showcase.quick_options)
     assert options("--bot", "greedy", "--bot", "random") == full
     assert options("--bot", "greedy", "--bot", "random", "-e", default.name) == full
     first = default.options[0]

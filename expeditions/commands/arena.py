@@ -31,8 +31,11 @@ if TYPE_CHECKING:
 DEFAULT_BOTS = ("ismcts", "greedy", "random")
 """The embedded default field (those of them that are built in)."""
 DEFAULT_DEALS = 12
-"""Deals of a tournament that does not say: with the embedded field on the showcase edition, about
-two minutes on two cores, enough for the searcher's lead over greedy to clear its interval."""
+"""Deals of a tournament that does not say (a file: its own default)."""
+EMBEDDED_DEALS = 36
+"""Deals of the embedded tournament (`expeditions arena` alone, the README's first command): single
+rounds of the showcase edition at 50 ms a decision, two at a time, about two minutes on two cores,
+and enough pairs for the searcher's lead over greedy to clear its 95% interval."""
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -42,8 +45,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "Without bots it plays the built-in ismcts, greedy and random.")
     p.add_argument("file", nargs="?", help="tournament file (TOML, see docs/arena.md)")
     p.add_argument("--edition", "-e", choices=sorted(engine.EDITIONS),
-                   help=f"edition (default {engine.default_edition().name}; without bots too, "
-                        f"{engine.showcase_edition().name})")
+                   help=f"edition (default {engine.default_edition().name}; without bots either, the "
+                        f"embedded tournament on {engine.showcase_edition().name})")
     p.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE", help="rule option")
     p.add_argument("--players", type=int, help="number of players (editions with a choice)")
     p.add_argument("--bot", action="append", nargs="+", default=[], metavar="KEY=VALUE",
@@ -51,7 +54,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "increment=MS for a time control of its own (repeatable)")
     p.add_argument("--format", choices=("round-robin", "gauntlet"), help="pairing format (default round-robin)")
     p.add_argument("--deals", type=int, help="deals per group of bots, each played once per seat rotation "
-                                              f"(default {DEFAULT_DEALS})")
+                                              f"(default {DEFAULT_DEALS}; {EMBEDDED_DEALS} in the embedded tournament)")
     p.add_argument("--positions", metavar="FILE",
                    help="start the deals from the positions of FILE (one full-state position a line, # "
                         "comments) instead of dealing them from seeds; --deals N plays the first N")
@@ -115,12 +118,14 @@ def build_config(args: argparse.Namespace) -> TournamentConfig:
     if config is None:
         # The rules are the edition's own (a full match) unless -o says otherwise: one rule with
         # or without -e, with or without bots (docs/arena.md, "What a tournament is").
-        # Neither bots nor an edition: the embedded tournament, on the edition that shows what the
-        # searcher does best in two minutes (the README's first command).
-        edition = args.edition or (engine.default_edition() if bots else engine.showcase_edition()).name
-        config = TournamentConfig(edition=edition,
+        config = TournamentConfig(edition=args.edition or engine.default_edition().name,
                                   bots=bots or [builtin_bot(n) for n in DEFAULT_BOTS if n in POLICIES],
                                   deals=DEFAULT_DEALS, concurrency=usable_cpus(), time=TimeControl(movetime_ms=50))
+        if not bots and not args.edition:
+            # The embedded tournament: single rounds of the edition that shows in two minutes what
+            # the searcher does best (the record's `showcase`; -o and the flags still apply).
+            showcase = engine.showcase_edition()
+            config.edition, config.options, config.deals = showcase.name, dict(showcase.quick_options), EMBEDDED_DEALS
     elif bots:
         config.bots = bots
     if args.edition:
@@ -284,12 +289,14 @@ def _play(args: argparse.Namespace, config: TournamentConfig, runner: Runner, st
     if not args.quiet:
         reporter = LiveReporter(tournament.schedule.total(), f"{c.edition}") if sys.stderr.isatty() else PlainReporter()
 
+    margins = engine.get_edition(c.edition).rules.margin  # scores are points, not places in a race
+
     def progress(p: Progress) -> None:
         if reporter is not None:
             note = f"SPRT LLR {p.sprt_llr:.2f}" if p.sprt_llr is not None else ""
             if p.dropped:
                 note += f"  dropped: {', '.join(p.dropped)}"
-            reporter.update(p.done, p.planned, standings(p.games, tournament.sides), note)
+            reporter.update(p.done, p.planned, standings(p.games, tournament.sides, margins=margins), note)
 
     previous = signal.signal(signal.SIGTERM, raise_keyboard_interrupt)
     try:
@@ -303,7 +310,7 @@ def _play(args: argparse.Namespace, config: TournamentConfig, runner: Runner, st
         signal.signal(signal.SIGTERM, previous)
         if reporter is not None:
             reporter.close()
-    st = standings(outcome.games, tournament.sides)
+    st = standings(outcome.games, tournament.sides, margins=margins)
     print(standings_text(st))
     failed = failures_text(outcome.games)
     if failed:
