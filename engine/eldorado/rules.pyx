@@ -297,26 +297,64 @@ cdef void _shuffle(uint8_t* a, int n, Rng* rng) noexcept nogil:
         i -= 1
 
 
+cdef bint _reshuffle(EdState* s, EdSeat* q) noexcept nogil:
+    """The seat's discard pile in canonical order, shuffled with the position's generator, becomes
+    its (empty) draw pile; False when the discard pile is empty too."""
+    cdef uint8_t buf[ED_DECK + 16]          # each type's copies are written as 16 bytes (at most 16)
+    cdef uint32_t types = _types_mask(q.discard)
+    cdef uint64_t pattern
+    cdef int t, m = 0
+    cdef Rng rng
+    if not types:
+        return False
+    memset(buf, 0, sizeof(buf))
+    while types:
+        t = exp_ctz(types)
+        types &= types - 1
+        pattern = <uint64_t>t * <uint64_t>0x0101010101010101ULL
+        memcpy(buf + m, &pattern, 8)
+        memcpy(buf + m + 8, &pattern, 8)
+        m += q.discard[t]
+    memset(buf + m, 0, 16)
+    memset(q.discard, 0, sizeof(q.discard))
+    memcpy(q.draw, buf, ED_DECK)
+    rng.x = s.rng
+    _shuffle(q.draw, m, &rng)
+    s.rng = rng.x
+    q.draw_n = m
+    return True
+
+
+cdef inline void _take(EdSeat* q, int k) noexcept nogil:
+    """The top k <= 4 cards of the draw pile (it holds k or more) into the hand, without branches
+    on k: four slots, those past k taken back unchanged."""
+    cdef int i, take, top = q.draw_n, j
+    for i in range(HAND_SIZE):
+        take = i < k
+        j = (top - 1 - i) & (ED_DECK - 1)          # (below the bottom: unused entries, zero)
+        q.hand[q.draw[j]] += take
+        q.draw[j] &= take - 1
+    q.draw_n = top - k
+
+
 cdef int _draw(EdState* s, EdSeat* q, int k, int* out, int n) noexcept nogil:
     """The seat draws k cards (fewer when its draw and discard piles run out), reshuffling its
-    discard pile (in canonical order, with the position's generator) when the draw pile is empty;
-    appends the types drawn to out[n..] unless out is NULL; returns the new n."""
-    cdef int i, t, c, m
-    cdef Rng rng
-    for i in range(k):
-        if q.draw_n == 0:
-            m = 0
-            for t in range(ED_TYPES):
-                for c in range(q.discard[t]):
-                    q.draw[m] = t
-                    m += 1
-                q.discard[t] = 0
-            if m == 0:
+    discard pile when the draw pile is empty; appends the types drawn to out[n..] unless out is
+    NULL; returns the new n."""
+    cdef int i, t
+    if out == NULL and k <= HAND_SIZE:
+        if q.draw_n < k:
+            k -= q.draw_n
+            _take(q, q.draw_n)
+            if not _reshuffle(s, q):
                 return n
-            rng.x = s.rng
-            _shuffle(q.draw, m, &rng)
-            s.rng = rng.x
-            q.draw_n = m
+            if k > q.draw_n:
+                k = q.draw_n
+        _take(q, k)
+        return n
+    for i in range(k):
+        if q.draw_n == 0 and not _reshuffle(s, q):
+            return n
         q.draw_n -= 1
         t = q.draw[q.draw_n]
         q.draw[q.draw_n] = 0
@@ -332,12 +370,10 @@ cdef inline void _stop(EdState* s) noexcept nogil:
     cdef int p = s.moving, h, k, adj, ex
     cdef EdSeat* q
     cdef const EdMap* m
-    if p == ED_NONE:
-        return
-    s.moving = ED_NONE
+    s.moving = ED_NONE          # (already so when nothing moves: no branch on it)
     s.leftover = 0
     s.move_symbol = 0
-    if not s.caves:
+    if not s.caves or p == ED_NONE:
         return
     q = &s.seat[s.to_move]
     h = q.piece[p]
@@ -470,13 +506,17 @@ cdef void _take_card(EdState* s, EdSeat* q, int t, bint purchase) noexcept nogil
 
 cdef void _end_turn(EdState* s, int* out, int* nout) noexcept nogil:
     cdef EdSeat* q = &s.seat[s.to_move]
-    cdef int t, size = _types_sum(q.hand)
-    cdef uint32_t played = _types_mask(s.played)
-    while played:
-        t = exp_ctz(played)
-        played &= played - 1
-        q.discard[t] += s.played[t]
-        s.played[t] = 0
+    cdef int i, size = _types_sum(q.hand)
+    cdef uint64_t d, p
+    for i in range(0, ED_TYPES, 8):
+        # the played cards onto the discard pile, a word at a time (no count reaches 0x80)
+        memcpy(&d, q.discard + i, 8)
+        memcpy(&p, s.played + i, 8)
+        if i + 8 > ED_TYPES:
+            p &= (<uint64_t>1 << (8 * (ED_TYPES - i))) - 1     # (the bytes after the arrays are left)
+        d += p
+        memcpy(q.discard + i, &d, 8)
+    memset(s.played, 0, sizeof(s.played))
     if size < HAND_SIZE:
         nout[0] = _draw(s, q, HAND_SIZE - size, out, nout[0])
     s.coins = 0
@@ -492,7 +532,7 @@ cdef void _end_turn(EdState* s, int* out, int* nout) noexcept nogil:
     s.last = ED_NONE
     s.flags = 0
     s.turn += 1
-    if s.to_move == s.players - 1 and (s.final or s.turn >= <int>s.players * s.max_rounds):
+    if (s.to_move == s.players - 1) & (s.final | (s.turn >= <int>s.players * s.max_rounds)):
         s.phase = PH_OVER
         s.to_move = ED_NONE
         return
@@ -558,6 +598,41 @@ cdef inline void _discard(EdState* s, EdSeat* q, int t) noexcept nogil:
     s.last = t
 
 
+cdef inline void _settle(EdState* s) noexcept nogil:
+    """What every decision but a step and a removal does first: the moving piece stops and an open
+    removal right ends (a step does only the second, a removal only the first: see _apply)."""
+    _stop(s)
+    if s.remove_n:
+        s.remove_n = 0
+        s.last = ED_NONE
+
+
+cdef inline void _play_coin(EdState* s, EdSeat* q, int t) noexcept nogil:
+    """Coin source t (a card type, or COIN_C1 / COIN_C2) played for money."""
+    cdef int k
+    if t < ED_TYPES:
+        if CARD_SYMBOL[t] == T_COIN or CARD_SYMBOL[t] == SYM_JOKER or (
+                (s.flags & F_CHANGE_SYMBOL) and CARD_POWER[t] >= 1):
+            s.coins += 2 * CARD_POWER[t]
+            _use_item(s, q, t)
+        else:
+            s.coins += 1
+            q.hand[t] -= 1
+            s.played[t] += 1
+        s.flags &= ~F_CHANGE_SYMBOL
+    else:
+        k = TK_C1 + t - COIN_C1
+        q.tokens[k] -= 1
+        s.coins += 2 * TOKEN_POWER[k]
+    s.lastcoin = t
+
+
+cdef inline void _buy(EdState* s, EdSeat* q, int t) noexcept nogil:
+    _take_card(s, q, t, True)
+    s.coins = 0
+    s.bought = 1
+
+
 cdef void _apply(EdState* s, int d, int* out, int* nout) noexcept nogil:
     """Applies legal decision d; the cards it draws are appended to out (unless NULL)."""
     cdef EdSeat* q = &s.seat[s.to_move]
@@ -574,21 +649,7 @@ cdef void _apply(EdState* s, int d, int* out, int* nout) noexcept nogil:
     elif kind == K_DISCARD:
         _discard(s, q, t)
     elif kind == K_COIN:
-        if t < ED_TYPES:
-            if CARD_SYMBOL[t] == T_COIN or CARD_SYMBOL[t] == SYM_JOKER or (
-                    (s.flags & F_CHANGE_SYMBOL) and CARD_POWER[t] >= 1):
-                s.coins += 2 * CARD_POWER[t]
-                _use_item(s, q, t)
-            else:
-                s.coins += 1
-                q.hand[t] -= 1
-                s.played[t] += 1
-            s.flags &= ~F_CHANGE_SYMBOL
-        else:
-            k = TK_C1 + t - COIN_C1
-            q.tokens[k] -= 1
-            s.coins += 2 * TOKEN_POWER[k]
-        s.lastcoin = t
+        _play_coin(s, q, t)
     elif kind == K_STEP:
         _do_step(s, t)
     elif kind == K_PAY:
@@ -600,9 +661,7 @@ cdef void _apply(EdState* s, int d, int* out, int* nout) noexcept nogil:
             s.last = ED_NONE
             s.pay_kind = 0
     elif kind == K_BUY:
-        _take_card(s, q, t, True)
-        s.coins = 0
-        s.bought = 1
+        _buy(s, q, t)
     elif kind == K_TRANSMIT:
         _use_item(s, q, C_TRANSMITTER)
         s.flags &= ~F_CHANGE_SYMBOL
@@ -674,8 +733,8 @@ ctypedef struct HexMoves:
     uint8_t border                  # edges across a connection
     uint8_t spow[6]                 # the power of a rubble or base camp
 
-cdef HexMoves HEX_MOVES[ED_ROUTES][ED_MAX_HEXES]
-cdef uint64_t NB_BYTES[ED_ROUTES][ED_MAX_HEXES]   # byte d: the neighbour in direction d (0xFF none)
+cdef HexMoves HEX_MOVES[ED_ROUTES][256]   # rows past the map (El Dorado's 255 among them) stay 0
+cdef uint64_t NB_BYTES[ED_ROUTES][256]    # byte d: the neighbour in direction d (0xFF none)
 cdef uint32_t PRICE_ABOVE[256]         # market types t with 2 * price(t) > c (c half coins)
 cdef uint32_t AFFORD[256]              # market types t with 2 * price(t) <= c
 
@@ -1030,6 +1089,17 @@ cdef int ed_legal(const void* sp, int* out) noexcept nogil:
     return n
 
 
+cdef inline int _nth(const uint64_t* w, int r) noexcept nogil:
+    """The r-th decision of the set (r below its size)."""
+    cdef int i = 0, c
+    while True:
+        c = exp_popcount(w[i])
+        if r < c:
+            return i * 64 + exp_select(w[i], r)
+        r -= c
+        i += 1
+
+
 cdef inline int _pick(const uint64_t* w, Rng* rng) noexcept nogil:
     """The r-th decision of the set, r = below(size): legal()[below(len)] without the list."""
     cdef int pre[9]
@@ -1140,30 +1210,357 @@ cdef int ed_random_decision(const void* sp, Rng* rng) noexcept nogil:
     return _pick(w, rng)
 
 
-cdef int ed_playout(void* sp, Rng* rng) noexcept nogil:
-    """Uniformly random decisions to the end of the game (the games random_decision + apply play)."""
-    cdef EdState* s = <EdState*>sp
-    cdef uint64_t w[SET_WORDS]
-    cdef int n = 0, none = 0
-    cdef EdSeat* q
-    cdef uint32_t hand
-    cdef int c, r
-    while s.phase != PH_OVER:
-        if s.phase == PH_DISCARD:
-            # the legal decisions are the cards >= the last discarded, then the end; nothing moves and
-            # no removal is open, so they apply directly
-            q = &s.seat[s.to_move]
-            hand = _types_mask(q.hand) & (<uint32_t>0xFFFFFFFF << s.last)
-            c = exp_popcount(hand)
-            r = rng_below(rng, c + 1)
-            if r < c:
-                _discard(s, q, exp_select(hand, r))
-            else:
-                _end_turn(s, NULL, &none)
+# ----- the random playout ---------------------------------------------------------------------------
+# A turn-structured loop that draws the decisions random_decision + apply would (the same r over the
+# same ordered set), counting each kind of decision instead of building the set. What the mover's
+# pieces may reach changes only when a piece moves, a blockade is taken or a flag changes, so their
+# move masks per card type are kept across the decisions of a turn, in the playout's locals (the
+# struct does not grow). A decision then counts its moves as one byte sum: the move counts per card
+# type, masked by the types in hand.
+
+cdef uint64_t TYPE_DIRS[ED_ROUTES][256][3]   # byte t: directions a card of type t may move to from the
+                                             # hex on the map alone (rows past the map, El Dorado's 255
+                                             # among them, stay 0)
+
+cdef enum:
+    MV_PLAIN = 0        # no border, rubble or base camp in reach: every card type's masks from the tables
+    MV_FIXED = 1        # a border in reach: the masks hold until a piece moves or the turn ends
+    MV_HAND = 2         # rubble or a base camp in reach: the masks depend on the hand (worked out per decision)
+
+# The mover's moves per card type, over the decisions of a turn.
+ctypedef struct TurnMoves:
+    PieceMoves pm[ED_PIECES]   # in full only when a blockade, rubble or base camp is in reach; else
+                               # hm, allowed and nblk (0), what _symbol_mask reads for a step
+    uint8_t m0[24]      # byte t: piece a's directions with a card of type t
+    uint8_t m1[24]      # piece b's
+    uint32_t known      # the card types whose bytes hold (all of them on a plain map, those met so far
+                        # next to a blockade, none next to rubble or a base camp)
+    int state
+
+
+cdef void _build_type_dirs():
+    cdef int r, h, t
+    cdef const HexMoves* x
+    memset(TYPE_DIRS, 0, sizeof(TYPE_DIRS))
+    for r in range(ED_ROUTES):
+        for h in range(ED_MAPS[r].nhex):
+            x = &HEX_MOVES[r][h]
+            for t in range(ED_TYPES):
+                if CARD_ROW[t] <= 3:
+                    TYPE_DIRS[r][h][t >> 3] |= (<uint64_t>x.sym[CARD_ROW[t]][CARD_POWER[t]]) << (8 * (t & 7))
+                elif t == C_NATIVE:
+                    TYPE_DIRS[r][h][t >> 3] |= (<uint64_t>x.native) << (8 * (t & 7))
+
+
+_build_type_dirs()
+
+
+cdef inline void _type_masks(const EdSeat* q, TurnMoves* tm, uint32_t types) noexcept nogil:
+    """The moves of the card types `types` from the pieces' targets (as _move_bits finds them, with
+    no change of symbol)."""
+    cdef int t, mask, enough
+    cdef int native = (tm.pm[0].allowed | tm.pm[0].blk_dirs) | ((tm.pm[1].allowed | tm.pm[1].blk_dirs) << 6)
+    while types:
+        t = exp_ctz(types)
+        types &= types - 1
+        if t == C_NATIVE:
+            mask = native
         else:
+            enough = _cards_from(q.hand, t) if tm.state == MV_HAND else -1
+            mask = (_source_mask(&tm.pm[0], CARD_ROW[t], CARD_POWER[t], enough)
+                    | (_source_mask(&tm.pm[1], CARD_ROW[t], CARD_POWER[t], enough) << 6))
+        tm.m0[t] = mask & 0x3F
+        tm.m1[t] = mask >> 6
+
+
+cdef extern from *:
+    """
+    /* Bits 0..5 / 8..13: the directions from hex a / hex b (their NB_BYTES words) to one of the four
+       hexes occ[0..3] (each repeated in its 8 bytes; 0xFF: none, it only matches directions off the
+       map). Both pieces at once: with SSE2 four byte compares, else per hex and occupant a zero-byte
+       test in a word. */
+    #if defined(__SSE2__)
+    #include <emmintrin.h>
+    static inline int ed_dirs_to4(uint64_t nb_a, uint64_t nb_b, const uint64_t* occ) {
+        __m128i nb = _mm_set_epi64x((long long)nb_b, (long long)nb_a);
+        __m128i eq = _mm_or_si128(
+            _mm_or_si128(_mm_cmpeq_epi8(nb, _mm_set1_epi64x((long long)occ[0])),
+                         _mm_cmpeq_epi8(nb, _mm_set1_epi64x((long long)occ[1]))),
+            _mm_or_si128(_mm_cmpeq_epi8(nb, _mm_set1_epi64x((long long)occ[2])),
+                         _mm_cmpeq_epi8(nb, _mm_set1_epi64x((long long)occ[3]))));
+        return _mm_movemask_epi8(eq) & 0x3F3F;
+    }
+    #else
+    static inline uint64_t ed_zero_bytes(uint64_t x) {
+        const uint64_t low = 0x7F7F7F7F7F7F7F7FULL;
+        return ~(((x & low) + low) | x) & 0x8080808080808080ULL;
+    }
+    static inline int ed_dirs_to1(uint64_t nb, const uint64_t* occ) {
+        uint64_t acc = ed_zero_bytes(nb ^ occ[0]) | ed_zero_bytes(nb ^ occ[1])
+                     | ed_zero_bytes(nb ^ occ[2]) | ed_zero_bytes(nb ^ occ[3]);
+        return (int)((((acc >> 7) * 0x0102040810204080ULL) >> 56) & 0x3F);
+    }
+    static inline int ed_dirs_to4(uint64_t nb_a, uint64_t nb_b, const uint64_t* occ) {
+        return ed_dirs_to1(nb_a, occ) | (ed_dirs_to1(nb_b, occ) << 8);
+    }
+    #endif
+    """
+    int ed_dirs_to4(uint64_t nb_a, uint64_t nb_b, const uint64_t* occ) noexcept nogil
+
+
+cdef inline void _occupied4(const EdState* s, uint64_t* occ) noexcept nogil:
+    """_occupied as four hexes, 0xFF for none."""
+    cdef uint64_t ones = <uint64_t>0x0101010101010101ULL
+    if s.flags & F_PASS_OCCUPIED:
+        occ[0] = occ[1] = occ[2] = occ[3] = ~(<uint64_t>0)
+    elif s.players == 2:
+        occ[0] = s.seat[0].piece[0] * ones
+        occ[1] = s.seat[0].piece[1] * ones
+        occ[2] = s.seat[1].piece[0] * ones
+        occ[3] = s.seat[1].piece[1] * ones
+    else:
+        occ[0] = s.seat[0].piece[0] * ones
+        occ[1] = s.seat[1].piece[0] * ones
+        occ[2] = s.seat[2].piece[0] * ones
+        occ[3] = s.seat[3].piece[0] * ones if s.players == 4 else ~(<uint64_t>0)
+
+
+cdef void _turn_moves_near(const EdState* s, const EdSeat* q, TurnMoves* tm) noexcept nogil:
+    """_turn_moves with a border, rubble or a base camp in reach: the pieces' targets in full; the
+    masks are worked out per card type as the types are met."""
+    cdef uint64_t occ[2 * MAX_SEATS]
+    cdef int p, nocc = _occupied(s, occ)
+    for p in range(ED_PIECES):
+        if p < _npieces(s) and q.piece[p] != ED_ELDORADO:
+            _piece_moves(s, q.piece[p], occ, nocc, &tm.pm[p])
+        else:
+            memset(&tm.pm[p], 0, sizeof(PieceMoves))
+            tm.pm[p].hm = &NO_MOVES
+    tm.state = MV_HAND if tm.pm[0].rubble | tm.pm[1].rubble else MV_FIXED
+    tm.known = 0
+
+
+cdef inline void _turn_moves(const EdState* s, const EdSeat* q, TurnMoves* tm) noexcept nogil:
+    """The pieces' targets now and, unless they depend on the hand, the moves per card type."""
+    cdef uint64_t occ[4]
+    cdef uint64_t a0, a1, m
+    cdef const uint64_t* d0
+    cdef const uint64_t* d1
+    cdef const HexMoves* h0
+    cdef const HexMoves* h1
+    cdef int i, p0 = q.piece[0], p1 = q.piece[1], f0, f1
+    _occupied4(s, occ)
+    if s.players != 2:
+        p1 = ED_NONE                     # (El Dorado's hex: no neighbours, no moves)
+    h0 = &HEX_MOVES[s.route][p0]
+    h1 = &HEX_MOVES[s.route][p1]
+    i = ed_dirs_to4(NB_BYTES[s.route][p0], NB_BYTES[s.route][p1], occ)
+    f0 = h0.native & ~i
+    f1 = h1.native & ~(i >> 8)
+    if not (h0.border | h1.border | (h0.special & f0) | (h1.special & f1)):
+        # the map's masks less the directions taken
+        tm.pm[0].hm = h0
+        tm.pm[0].allowed = f0
+        tm.pm[0].nblk = 0
+        tm.pm[1].hm = h1
+        tm.pm[1].allowed = f1
+        tm.pm[1].nblk = 0
+        d0 = TYPE_DIRS[s.route][p0]
+        d1 = TYPE_DIRS[s.route][p1]
+        a0 = <uint64_t>f0 * <uint64_t>0x0101010101010101ULL
+        a1 = <uint64_t>f1 * <uint64_t>0x0101010101010101ULL
+        for i in range(3):
+            m = d0[i] & a0
+            memcpy(&tm.m0[8 * i], &m, 8)
+            m = d1[i] & a1
+            memcpy(&tm.m1[8 * i], &m, 8)
+        tm.state = MV_PLAIN
+        tm.known = (<uint32_t>1 << ED_TYPES) - 1
+    else:
+        _turn_moves_near(s, q, tm)
+
+
+cdef inline void _plain_move(EdState* s, EdSeat* q, int src, int p, int d) noexcept nogil:
+    """_do_move of card src on a plain map (MV_PLAIN): the target is a jungle, water or village hex
+    and no blockade lies on the way."""
+    cdef const EdMap* m = &ED_MAPS[s.route]
+    cdef int h = m.nb[q.piece[p]][d], left = 0
+    s.flags &= ~F_CHANGE_SYMBOL
+    if src == C_NATIVE:
+        q.hand[src] -= 1
+        s.played[src] += 1
+    else:
+        _use_item(s, q, src)
+        left = CARD_POWER[src] - m.power[h]
+    s.leftover = left
+    s.move_symbol = m.terrain[h] if left else 0
+    _arrive(s, q, p, h)
+
+
+cdef inline int _moves_held(const TurnMoves* tm, const uint64_t* held) noexcept nogil:
+    """The number of moves of the card types held (held: 0xFF in the bytes of those types)."""
+    cdef uint64_t a, b
+    cdef int i, n = 0
+    for i in range(3):
+        memcpy(&a, &tm.m0[8 * i], 8)
+        memcpy(&b, &tm.m1[8 * i], 8)
+        n += exp_popcount(a & held[i]) + exp_popcount(b & held[i])
+    return n
+
+
+cdef inline int _move_of(const TurnMoves* tm, uint32_t hand, int r) noexcept nogil:
+    """The r-th move (decision id) of the card types in hand."""
+    cdef int t = 0, c
+    cdef uint32_t mask = 0
+    while hand:
+        t = exp_ctz(hand)
+        hand &= hand - 1
+        mask = tm.m0[t] | (<uint32_t>tm.m1[t] << 6)
+        c = exp_popcount(mask)
+        if r < c:
+            break
+        r -= c
+    return D_MOVE + t * 12 + exp_select(mask, r)
+
+
+cdef inline bint _needs_set(const EdState* s, const EdSeat* q) noexcept nogil:
+    """Whether the play phase's next decision is drawn from the set: a payment owed, or (caves only)
+    a replacement, a change of symbol or a token held."""
+    return s.pay_n or (s.caves and (s.replace != ED_NONE or s.flags & F_CHANGE_SYMBOL or _tokens_mask(q.tokens)))
+
+
+cdef inline int _step_mask(const EdState* s, const TurnMoves* tm) noexcept nogil:
+    """The directions the moving piece may step to with its leftover (0 without one)."""
+    if s.moving == ED_NONE or not s.leftover:
+        return 0
+    return _symbol_mask(&tm.pm[s.moving], s.move_symbol, s.leftover if s.leftover <= MAX_POWER else MAX_POWER)
+
+
+cdef inline int _discard_phase(EdState* s, EdSeat* q, Rng* rng) noexcept nogil:
+    """The discard phase to the end of the turn; returns the decisions. Its legal decisions are the
+    cards >= the last discarded, then the end: nothing moves and no removal is open, so they apply
+    directly."""
+    cdef uint32_t hand
+    cdef int c, r, n = 0, none = 0
+    while True:
+        n += 1
+        hand = _types_mask(q.hand) & (<uint32_t>0xFFFFFFFF << s.last)
+        c = exp_popcount(hand)
+        r = rng_below(rng, c + 1)
+        if r == c:
+            _end_turn(s, NULL, &none)
+            return n
+        _discard(s, q, exp_select(hand, r))
+
+
+cdef int ed_playout(void* sp, Rng* rng) noexcept nogil:
+    """Uniformly random decisions to the end of the game (the games random_decision + apply play).
+    A turn's play phase counts each kind of decision as _legal_set would list it and applies the
+    r-th directly, its moves kept across decisions (TurnMoves); a payment owed and the caves'
+    tokens and flags are drawn from the set."""
+    cdef EdState* s = <EdState*>sp
+    cdef TurnMoves tm
+    cdef uint64_t w[SET_WORDS]
+    cdef uint64_t h0, h1, h2
+    cdef uint64_t held[3]
+    cdef EdSeat* q
+    cdef uint32_t hand, piles, coin, buy
+    cdef int n = 0, none = 0, r, d, lo, step, nm, c1, c2, c3, c4, c5
+    while s.phase != PH_OVER:
+        q = &s.seat[s.to_move]
+        if s.phase == PH_DISCARD:
+            n += _discard_phase(s, q, rng)
+            continue
+        if _needs_set(s, q):
+            n += 1
             _legal_set(s, w)
             _apply(s, _pick(w, rng), NULL, &none)
-        n += 1
+            continue
+        _turn_moves(s, q, &tm)
+        step = _step_mask(s, &tm)
+        while True:
+            # one decision of the play phase; the loop is left when the turn ends or the set is needed
+            n += 1
+            # the hand: a byte mask of the types held (counts are below 0x80) and the bit mask
+            memcpy(&h0, q.hand, 8)
+            memcpy(&h1, q.hand + 8, 8)
+            memcpy(&h2, q.hand + 16, 8)
+            h0 = (h0 + <uint64_t>0x7F7F7F7F7F7F7F7FULL) & <uint64_t>0x8080808080808080ULL
+            h1 = (h1 + <uint64_t>0x7F7F7F7F7F7F7F7FULL) & <uint64_t>0x8080808080808080ULL
+            h2 = (h2 + <uint64_t>0x7F7F7F7F7F7F7F7FULL) & <uint64_t>0x8080808080808080ULL
+            h2 &= (<uint64_t>1 << (8 * (ED_TYPES - 16))) - 1
+            hand = <uint32_t>(((h0 >> 7) * <uint64_t>0x0102040810204080ULL) >> 56)
+            hand |= <uint32_t>(((h1 >> 7) * <uint64_t>0x0102040810204080ULL) >> 56) << 8
+            hand |= <uint32_t>(((h2 >> 7) * <uint64_t>0x0102040810204080ULL) >> 56) << 16
+            if hand & ~tm.known:
+                _type_masks(q, &tm, hand & ~tm.known)
+                if tm.state == MV_FIXED:
+                    tm.known |= hand
+            held[0] = (h0 >> 7) * 0xFF
+            held[1] = (h1 >> 7) * 0xFF
+            held[2] = (h2 >> 7) * 0xFF
+            nm = _moves_held(&tm, held)
+            # the other kinds in id order: step, coins, buy, then transmit / actions / removal, discard, end
+            coin = 0
+            buy = 0
+            if not s.bought:
+                piles = s.on_board
+                if exp_popcount(piles) < MARKET_SLOTS:
+                    piles = _market_mask(s)
+                if piles & PRICE_ABOVE[s.coins]:
+                    lo = 0 if s.lastcoin == ED_NONE else s.lastcoin
+                    coin = (hand >> lo) << lo
+                buy = piles & AFFORD[s.coins]
+            c1 = nm + exp_popcount(step)
+            c2 = c1 + exp_popcount(coin)
+            c3 = c2 + exp_popcount(buy)
+            c4 = c3
+            if (hand >> C_TRANSMITTER) & 0x1F or s.remove_n:
+                # transmissions, action cards, removals: rare, applied from the set when drawn
+                if (hand >> C_TRANSMITTER) & 1:
+                    c4 += exp_popcount(_market_mask(s))
+                c4 += exp_popcount((hand >> C_CARTOGRAPHER) & 0xF)
+                if s.remove_n:
+                    lo = 0 if s.last == ED_NONE else s.last
+                    c4 += exp_popcount(hand >> lo)
+            c5 = c4 + exp_popcount(hand)
+            r = rng_below(rng, c5 + 1)
+            if r < c1:
+                if r < nm:
+                    d = _move_of(&tm, hand, r)
+                    _settle(s)
+                    if tm.state == MV_PLAIN:
+                        _plain_move(s, q, d // 12, (d // 6) & 1, d % 6)
+                    else:
+                        _do_move(s, d // 12, (d // 6) & 1, d % 6)
+                else:
+                    _apply(s, D_STEP + exp_select(step, r - nm), NULL, &none)
+                if _needs_set(s, q):      # a payment owed (or tokens found)
+                    break
+                _turn_moves(s, q, &tm)
+                step = _step_mask(s, &tm)
+                continue
+            if r < c3:
+                _settle(s)
+                if r < c2:
+                    _play_coin(s, q, exp_select(coin, r - c1))
+                else:
+                    _buy(s, q, exp_select(buy, r - c2))
+                step = 0
+                if s.caves and _needs_set(s, q):   # tokens found by the stop
+                    break
+                continue
+            if r < c4:
+                _legal_set(s, w)
+                _apply(s, _nth(w, r), NULL, &none)
+                break
+            _settle(s)
+            if r < c5:
+                _discard(s, q, exp_select(hand, r - c4))
+                n += _discard_phase(s, q, rng)
+            else:
+                _end_turn(s, NULL, &none)
+            break
     return n
 
 
