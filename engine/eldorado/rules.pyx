@@ -77,6 +77,8 @@ _EXPECTED_CARDS = ("Explorer", "Traveler", "Sailor", "Scout", "Trailblazer", "Pi
 _EXPECTED_TOKENS = ("m1", "m2", "m3", "p1", "p2", "c1", "c2", "dr", "rm", "rh", "ki", "po", "nt", "cs")
 
 cdef uint8_t TOKEN_ORDER[ED_CAVE_TOKENS]     # the 36 tokens in canonical order (dealing step 2)
+cdef uint32_t COIN_CARDS                     # card types of symbol coin or joker (bit t)
+cdef uint32_t POWERED_CARDS                  # card types of power >= 1
 cdef uint8_t STARTING_ORDER[ED_DECK]         # a seat's starting cards in canonical order
 cdef int STARTING_N
 cdef uint8_t SRC_SYMBOL[N_SOURCES]           # per move source: card symbol, or the token's symbol
@@ -134,11 +136,13 @@ def _check_data() -> None:
 
 
 cdef void _build_tables():
-    global STARTING_N, MARKET_START, MARKET_TYPES
+    global STARTING_N, MARKET_START, MARKET_TYPES, COIN_CARDS, POWERED_CARDS
     cdef int i, t, k, d, h, n, s, p, w
     c = _components
     MARKET_START = 0
     MARKET_TYPES = 0
+    COIN_CARDS = 0
+    POWERED_CARDS = 0
     for card in c.CARDS:
         t = card.index
         CARD_SYMBOL[t] = card.symbol
@@ -151,6 +155,10 @@ cdef void _build_tables():
             MARKET_START |= (<uint32_t>1) << t
         if t >= ED_MARKET_FIRST:
             MARKET_TYPES |= (<uint32_t>1) << t
+        if card.symbol == T_COIN or card.symbol == SYM_JOKER:
+            COIN_CARDS |= (<uint32_t>1) << t
+        if card.power >= 1:
+            POWERED_CARDS |= (<uint32_t>1) << t
     memset(STARTING_ORDER, 0, sizeof(STARTING_ORDER))
     STARTING_N = len(c.STARTING_DECK)
     for i, t in enumerate(c.STARTING_DECK):
@@ -505,8 +513,14 @@ cdef void _take_card(EdState* s, EdSeat* q, int t, bint purchase) noexcept nogil
 
 
 cdef void _end_turn(EdState* s, int* out, int* nout) noexcept nogil:
+    _close_turn(s, _types_sum(s.seat[s.to_move].hand), out, nout)
+
+
+cdef void _close_turn(EdState* s, int size, int* out, int* nout) noexcept nogil:
+    """The end of the turn (`.`), the mover holding `size` cards (the playout counts them as they are
+    played rather than read the counts back a word at a time right after byte writes)."""
     cdef EdSeat* q = &s.seat[s.to_move]
-    cdef int i, size = _types_sum(q.hand)
+    cdef int i
     cdef uint64_t d, p
     for i in range(0, ED_TYPES, 8):
         # the played cards onto the discard pile, a word at a time (no count reaches 0x80)
@@ -517,8 +531,7 @@ cdef void _end_turn(EdState* s, int* out, int* nout) noexcept nogil:
         d += p
         memcpy(q.discard + i, &d, 8)
     memset(s.played, 0, sizeof(s.played))
-    if size < HAND_SIZE:
-        nout[0] = _draw(s, q, HAND_SIZE - size, out, nout[0])
+    nout[0] = _draw(s, q, HAND_SIZE - size if size < HAND_SIZE else 0, out, nout[0])
     s.coins = 0
     s.bought = 0
     s.lastcoin = ED_NONE
@@ -610,13 +623,15 @@ cdef inline void _settle(EdState* s) noexcept nogil:
 cdef inline void _play_coin(EdState* s, EdSeat* q, int t) noexcept nogil:
     """Coin source t (a card type, or COIN_C1 / COIN_C2) played for money."""
     cdef int k
+    cdef uint32_t full_value = COIN_CARDS | (POWERED_CARDS if s.flags & F_CHANGE_SYMBOL else 0)
     if t < ED_TYPES:
-        if CARD_SYMBOL[t] == T_COIN or CARD_SYMBOL[t] == SYM_JOKER or (
-                (s.flags & F_CHANGE_SYMBOL) and CARD_POWER[t] >= 1):
-            s.coins += 2 * CARD_POWER[t]
+        # a coin card or joker (any card of power >= 1 with change symbol) gives its power, and is used
+        # like an item; any other card half a coin (no branch on the type: it is random in playouts)
+        k = (full_value >> t) & 1
+        s.coins += 1 + k * (2 * CARD_POWER[t] - 1)
+        if k & CARD_ITEM[t]:
             _use_item(s, q, t)
         else:
-            s.coins += 1
             q.hand[t] -= 1
             s.played[t] += 1
         s.flags &= ~F_CHANGE_SYMBOL
@@ -1397,15 +1412,29 @@ cdef inline void _plain_move(EdState* s, EdSeat* q, int src, int p, int d) noexc
     _arrive(s, q, p, h)
 
 
-cdef inline int _moves_held(const TurnMoves* tm, const uint64_t* held) noexcept nogil:
-    """The number of moves of the card types held (held: 0xFF in the bytes of those types)."""
-    cdef uint64_t a, b
+cdef inline uint64_t _byte_mask(uint32_t bits) noexcept nogil:
+    """0xFF in byte j of the word for each bit j of the low 8 bits."""
+    cdef uint64_t x = (<uint64_t>(bits & 0xFF) * <uint64_t>0x0101010101010101ULL) & <uint64_t>0x8040201008040201ULL
+    x = (x + <uint64_t>0x7F7F7F7F7F7F7F7FULL) & <uint64_t>0x8080808080808080ULL
+    return (x >> 7) * 0xFF
+
+
+cdef inline int _moves_of(const TurnMoves* tm, uint32_t hand) noexcept nogil:
+    """The number of moves of the card types in hand (bit t: type t held)."""
+    cdef uint64_t a, b, held
     cdef int i, n = 0
     for i in range(3):
+        held = _byte_mask(hand >> (8 * i))
         memcpy(&a, &tm.m0[8 * i], 8)
         memcpy(&b, &tm.m1[8 * i], 8)
-        n += exp_popcount(a & held[i]) + exp_popcount(b & held[i])
+        n += exp_popcount(a & held) + exp_popcount(b & held)
     return n
+
+
+cdef inline uint32_t _played(const EdSeat* q, uint32_t hand, int t) noexcept nogil:
+    """The hand's types after a card of type t left it (read from the one count the play changed:
+    the hand is kept as bits across decisions, not read back a word at a time after byte writes)."""
+    return hand & ~(<uint32_t>(q.hand[t] == 0) << t)
 
 
 cdef inline int _move_of(const TurnMoves* tm, uint32_t hand, int r) noexcept nogil:
@@ -1430,46 +1459,48 @@ cdef inline bint _needs_set(const EdState* s, const EdSeat* q) noexcept nogil:
 
 
 cdef inline int _step_mask(const EdState* s, const TurnMoves* tm) noexcept nogil:
-    """The directions the moving piece may step to with its leftover (0 without one)."""
-    if s.moving == ED_NONE or not s.leftover:
-        return 0
-    return _symbol_mask(&tm.pm[s.moving], s.move_symbol, s.leftover if s.leftover <= MAX_POWER else MAX_POWER)
+    """The directions the moving piece may step to with its leftover (0 without one: no hex or
+    blockade has power 0, so a leftover of 0 reaches nothing; no branch on it, it is random)."""
+    cdef int mask = _symbol_mask(&tm.pm[s.moving & 1], s.move_symbol,
+                                 s.leftover if s.leftover <= MAX_POWER else MAX_POWER)
+    return mask if s.moving != ED_NONE else 0
 
 
-cdef inline int _discard_phase(EdState* s, EdSeat* q, Rng* rng) noexcept nogil:
-    """The discard phase to the end of the turn; returns the decisions. Its legal decisions are the
-    cards >= the last discarded, then the end: nothing moves and no removal is open, so they apply
-    directly."""
-    cdef uint32_t hand
-    cdef int c, r, n = 0, none = 0
+cdef inline int _discard_phase(EdState* s, EdSeat* q, Rng* rng, uint32_t hand, int size) noexcept nogil:
+    """The discard phase to the end of the turn (hand: the types held, size cards); returns the
+    decisions. Its legal decisions are the cards >= the last discarded, then the end: nothing moves
+    and no removal is open, so they apply directly."""
+    cdef uint32_t cards
+    cdef int c, r, t, n = 0, none = 0
     while True:
         n += 1
-        hand = _types_mask(q.hand) & (<uint32_t>0xFFFFFFFF << s.last)
-        c = exp_popcount(hand)
+        cards = (hand >> s.last) << s.last
+        c = exp_popcount(cards)
         r = rng_below(rng, c + 1)
         if r == c:
-            _end_turn(s, NULL, &none)
+            _close_turn(s, size, NULL, &none)
             return n
-        _discard(s, q, exp_select(hand, r))
+        t = exp_select(cards, r)
+        _discard(s, q, t)
+        hand = _played(q, hand, t)
+        size -= 1
 
 
 cdef int ed_playout(void* sp, Rng* rng) noexcept nogil:
     """Uniformly random decisions to the end of the game (the games random_decision + apply play).
     A turn's play phase counts each kind of decision as _legal_set would list it and applies the
-    r-th directly, its moves kept across decisions (TurnMoves); a payment owed and the caves'
-    tokens and flags are drawn from the set."""
+    r-th directly, its moves (TurnMoves), the types in hand and their number of moves kept across
+    decisions; a payment owed and the caves' tokens and flags are drawn from the set."""
     cdef EdState* s = <EdState*>sp
     cdef TurnMoves tm
     cdef uint64_t w[SET_WORDS]
-    cdef uint64_t h0, h1, h2
-    cdef uint64_t held[3]
     cdef EdSeat* q
-    cdef uint32_t hand, piles, coin, buy
-    cdef int n = 0, none = 0, r, d, lo, step, nm, c1, c2, c3, c4, c5
+    cdef uint32_t hand, piles, coin, buy, gone
+    cdef int n = 0, none = 0, r, d, t, lo, step, nm, size, c1, c2, c3, c4, c5
     while s.phase != PH_OVER:
         q = &s.seat[s.to_move]
         if s.phase == PH_DISCARD:
-            n += _discard_phase(s, q, rng)
+            n += _discard_phase(s, q, rng, _types_mask(q.hand), _types_sum(q.hand))
             continue
         if _needs_set(s, q):
             n += 1
@@ -1478,35 +1509,27 @@ cdef int ed_playout(void* sp, Rng* rng) noexcept nogil:
             continue
         _turn_moves(s, q, &tm)
         step = _step_mask(s, &tm)
+        piles = s.on_board      # the piles a purchase may take: only a purchase (the last one of the
+        if exp_popcount(piles) < MARKET_SLOTS:      # turn) or a transmission (from the set) changes them
+            piles = _market_mask(s)
+        hand = _types_mask(q.hand)
+        size = _types_sum(q.hand)
+        nm = _moves_of(&tm, hand)
         while True:
             # one decision of the play phase; the loop is left when the turn ends or the set is needed
             n += 1
-            # the hand: a byte mask of the types held (counts are below 0x80) and the bit mask
-            memcpy(&h0, q.hand, 8)
-            memcpy(&h1, q.hand + 8, 8)
-            memcpy(&h2, q.hand + 16, 8)
-            h0 = (h0 + <uint64_t>0x7F7F7F7F7F7F7F7FULL) & <uint64_t>0x8080808080808080ULL
-            h1 = (h1 + <uint64_t>0x7F7F7F7F7F7F7F7FULL) & <uint64_t>0x8080808080808080ULL
-            h2 = (h2 + <uint64_t>0x7F7F7F7F7F7F7F7FULL) & <uint64_t>0x8080808080808080ULL
-            h2 &= (<uint64_t>1 << (8 * (ED_TYPES - 16))) - 1
-            hand = <uint32_t>(((h0 >> 7) * <uint64_t>0x0102040810204080ULL) >> 56)
-            hand |= <uint32_t>(((h1 >> 7) * <uint64_t>0x0102040810204080ULL) >> 56) << 8
-            hand |= <uint32_t>(((h2 >> 7) * <uint64_t>0x0102040810204080ULL) >> 56) << 16
-            if hand & ~tm.known:
-                _type_masks(q, &tm, hand & ~tm.known)
-                if tm.state == MV_FIXED:
-                    tm.known |= hand
-            held[0] = (h0 >> 7) * 0xFF
-            held[1] = (h1 >> 7) * 0xFF
-            held[2] = (h2 >> 7) * 0xFF
-            nm = _moves_held(&tm, held)
+            if tm.state != MV_PLAIN:
+                # next to a border, rubble or a base camp: the types' masks as they are met (rubble:
+                # for the hand as it is now)
+                if hand & ~tm.known:
+                    _type_masks(q, &tm, hand & ~tm.known)
+                    if tm.state == MV_FIXED:
+                        tm.known |= hand
+                nm = _moves_of(&tm, hand)
             # the other kinds in id order: step, coins, buy, then transmit / actions / removal, discard, end
             coin = 0
             buy = 0
             if not s.bought:
-                piles = s.on_board
-                if exp_popcount(piles) < MARKET_SLOTS:
-                    piles = _market_mask(s)
                 if piles & PRICE_ABOVE[s.coins]:
                     lo = 0 if s.lastcoin == ED_NONE else s.lastcoin
                     coin = (hand >> lo) << lo
@@ -1533,17 +1556,25 @@ cdef int ed_playout(void* sp, Rng* rng) noexcept nogil:
                         _plain_move(s, q, d // 12, (d // 6) & 1, d % 6)
                     else:
                         _do_move(s, d // 12, (d // 6) & 1, d % 6)
+                    hand = _played(q, hand, d // 12)
+                    size -= 1
                 else:
                     _apply(s, D_STEP + exp_select(step, r - nm), NULL, &none)
                 if _needs_set(s, q):      # a payment owed (or tokens found)
                     break
                 _turn_moves(s, q, &tm)
                 step = _step_mask(s, &tm)
+                nm = _moves_of(&tm, hand)
                 continue
             if r < c3:
                 _settle(s)
                 if r < c2:
-                    _play_coin(s, q, exp_select(coin, r - c1))
+                    t = exp_select(coin, r - c1)
+                    _play_coin(s, q, t)
+                    gone = <uint32_t>(q.hand[t] == 0)
+                    hand &= ~(gone << t)
+                    nm -= gone * exp_popcount(tm.m0[t] | (<uint32_t>tm.m1[t] << 6))
+                    size -= 1
                 else:
                     _buy(s, q, exp_select(buy, r - c2))
                 step = 0
@@ -1556,10 +1587,11 @@ cdef int ed_playout(void* sp, Rng* rng) noexcept nogil:
                 break
             _settle(s)
             if r < c5:
-                _discard(s, q, exp_select(hand, r - c4))
-                n += _discard_phase(s, q, rng)
+                t = exp_select(hand, r - c4)
+                _discard(s, q, t)
+                n += _discard_phase(s, q, rng, _played(q, hand, t), size - 1)
             else:
-                _end_turn(s, NULL, &none)
+                _close_turn(s, size, NULL, &none)
             break
     return n
 
