@@ -9,15 +9,18 @@ blockades, routes of at most 6 tiles) and the meaning of the decision ids.
 
 A turn is atomic decisions (move, step, pay, coins, buy, transmit, action, remove, replace,
 discard, end). The legal decisions are built as a set of 509 bits (the decision ids), each kind a
-small mask shifted to its first id: `ed_legal` lists the bits, `ed_random_decision` and the
-playout count them and select the r-th (the same decision as legal()[below(len)]); in the discard
-phase the playout draws straight from the hand (the cards from the last discarded, then the end)
-and applies the choice without the set. Moves come from per-hex tables built at import
-(`HEX_MOVES`: per symbol and power, the 6-bit mask of directions to hexes a source may enter); at
-each call the directions other pieces occupy are taken off (bytewise compares against the packed
-neighbour numbers) and the blockades on the piece's borders added, so a card's moves for both
-pieces are two table lookups. Cards and tokens held are bitmasks read from the count arrays a word
-at a time.
+small mask shifted to its first id: `ed_legal` lists the bits, `ed_random_decision` counts them and
+selects the r-th (the same decision as legal()[below(len)]). Moves come from per-hex tables built at
+import (`HEX_MOVES`: per symbol and power, the 6-bit mask of directions to hexes a source may
+enter); at each call the directions other pieces occupy are taken off (bytewise compares against
+the packed neighbour numbers) and the blockades on the piece's borders added, so a card's moves for
+both pieces are two table lookups. Cards and tokens held are bitmasks read from the count arrays a
+word at a time.
+
+The random playout (`ed_playout`) draws the same decisions without building the set: a loop over
+turns that counts each kind of decision in id order and applies the r-th directly, the moves per
+card type kept across the decisions of a turn (they change only when a piece moves), and so the
+types in hand, their number of moves and the hand's size (see "the random playout" below).
 
 `_plain_legal_ids` lists the moves the plain way (direction by direction, source by source) for
 the tests to check the tables against; `_TestState`, `_new`, `_struct`, `_load`, `_bytes` and
@@ -1230,8 +1233,9 @@ cdef int ed_random_decision(const void* sp, Rng* rng) noexcept nogil:
 # same ordered set), counting each kind of decision instead of building the set. What the mover's
 # pieces may reach changes only when a piece moves, a blockade is taken or a flag changes, so their
 # move masks per card type are kept across the decisions of a turn, in the playout's locals (the
-# struct does not grow). A decision then counts its moves as one byte sum: the move counts per card
-# type, masked by the types in hand.
+# struct does not grow); so are the types in hand, the number of their moves and the hand's size,
+# updated from the one count a decision changes. A decision then costs a few popcounts, one draw
+# and its own changes; the random choice of its kind is the one branch that cannot be predicted.
 
 cdef uint64_t TYPE_DIRS[ED_ROUTES][256][3]   # byte t: directions a card of type t may move to from the
                                              # hex on the map alone (rows past the map, El Dorado's 255
@@ -1244,7 +1248,7 @@ cdef enum:
 
 # The mover's moves per card type, over the decisions of a turn.
 ctypedef struct TurnMoves:
-    PieceMoves pm[ED_PIECES]   # in full only when a blockade, rubble or base camp is in reach; else
+    PieceMoves pm[ED_PIECES]   # in full only when a border, rubble or a base camp is in reach; else
                                # hm, allowed and nblk (0), what _symbol_mask reads for a step
     uint8_t m0[24]      # byte t: piece a's directions with a card of type t
     uint8_t m1[24]      # piece b's
