@@ -852,12 +852,16 @@ ctypedef struct PieceMoves:
 
 
 cdef inline void _piece_moves(const EdState* s, int pos, const uint64_t* occ, int nocc, PieceMoves* pm) noexcept nogil:
+    _piece_moves_free(s, pos, HEX_MOVES[s.route][pos].native & ~_dirs_to(NB_BYTES[s.route][pos], occ, nocc), pm)
+
+
+cdef inline void _piece_moves_free(const EdState* s, int pos, int free, PieceMoves* pm) noexcept nogil:
+    """_piece_moves from the directions to hexes a piece may stand on that no other piece takes."""
     cdef const HexMoves* hm = &HEX_MOVES[s.route][pos]
-    cdef uint64_t nbytes = NB_BYTES[s.route][pos]
     cdef const EdMap* m
     cdef int k, d, b, seen = 0, border
     pm.hm = hm
-    pm.allowed = hm.native & ~_dirs_to(nbytes, occ, nocc)
+    pm.allowed = free
     pm.rubble = hm.special & pm.allowed
     pm.nblk = 0
     pm.blk_dirs = 0
@@ -1252,8 +1256,12 @@ ctypedef struct TurnMoves:
                                # hm, allowed and nblk (0), what _symbol_mask reads for a step
     uint8_t m0[24]      # byte t: piece a's directions with a card of type t
     uint8_t m1[24]      # piece b's
-    uint32_t known      # the card types whose bytes hold (all of them on a plain map, those met so far
-                        # next to a blockade, none next to rubble or a base camp)
+    uint8_t s0[24]      # MV_HAND: the part of m0 that does not depend on the hand (all but rubble)
+    uint8_t s1[24]
+    uint8_t rub0[8]     # MV_HAND: piece a's directions to rubble, base camps or rubble blockades of power
+    uint8_t rub1[8]     # <= k (byte k), which a card with k cards >= it in hand may enter; piece b's
+    uint32_t known      # the card types whose static bytes hold (all of them on a plain map, else those
+                        # met so far)
     int state
 
 
@@ -1274,22 +1282,53 @@ cdef void _build_type_dirs():
 _build_type_dirs()
 
 
-cdef inline void _type_masks(const EdSeat* q, TurnMoves* tm, uint32_t types) noexcept nogil:
-    """The moves of the card types `types` from the pieces' targets (as _move_bits finds them, with
-    no change of symbol)."""
-    cdef int t, mask, enough
+cdef inline void _type_masks(TurnMoves* tm, uint32_t types, uint8_t* m0, uint8_t* m1) noexcept nogil:
+    """The moves of the card types `types` into m0 / m1, from the pieces' targets (as _move_bits finds
+    them, with no change of symbol), but for rubble and base camps (the hand's part, see _hand_masks)."""
+    cdef int t, mask
     cdef int native = (tm.pm[0].allowed | tm.pm[0].blk_dirs) | ((tm.pm[1].allowed | tm.pm[1].blk_dirs) << 6)
     while types:
         t = exp_ctz(types)
         types &= types - 1
         if t == C_NATIVE:
             mask = native
+        elif CARD_ROW[t] <= 3:
+            mask = _symbol_mask(&tm.pm[0], CARD_ROW[t], CARD_POWER[t]) | (
+                _symbol_mask(&tm.pm[1], CARD_ROW[t], CARD_POWER[t]) << 6)
         else:
-            enough = _cards_from(q.hand, t) if tm.state == MV_HAND else -1
-            mask = (_source_mask(&tm.pm[0], CARD_ROW[t], CARD_POWER[t], enough)
-                    | (_source_mask(&tm.pm[1], CARD_ROW[t], CARD_POWER[t], enough) << 6))
-        tm.m0[t] = mask & 0x3F
-        tm.m1[t] = mask >> 6
+            mask = 0
+        m0[t] = mask & 0x3F
+        m1[t] = mask >> 6
+
+
+cdef inline void _hand_masks(const EdSeat* q, TurnMoves* tm, uint32_t hand, int size) noexcept nogil:
+    """MV_HAND: the moves of the types in hand (size cards), rubble and base camps included: a card
+    of type t may pay for one of power <= the cards of types >= t in hand (Natives enter them free)."""
+    cdef int t, rest = size
+    if hand & ~tm.known:
+        _type_masks(tm, hand & ~tm.known, tm.s0, tm.s1)
+        tm.known |= hand
+    while hand:
+        t = exp_ctz(hand)
+        hand &= hand - 1
+        if t == C_NATIVE:
+            tm.m0[t] = tm.s0[t]
+            tm.m1[t] = tm.s1[t]
+        else:
+            tm.m0[t] = tm.s0[t] | tm.rub0[rest if rest <= MAX_POWER else MAX_POWER]
+            tm.m1[t] = tm.s1[t] | tm.rub1[rest if rest <= MAX_POWER else MAX_POWER]
+        rest -= q.hand[t]
+
+
+cdef inline void _rubble_by_power(const PieceMoves* pm, uint8_t* rub) noexcept nogil:
+    """rub[k]: the piece's directions to rubble, base camps or rubble blockades of power <= k."""
+    cdef int d, k, spec = pm.rubble
+    memset(rub, 0, 8)
+    while spec:
+        d = exp_ctz(spec)
+        spec &= spec - 1
+        for k in range(pm.spow[d], MAX_POWER + 1):
+            rub[k] |= 1 << d
 
 
 cdef extern from *:
@@ -1344,19 +1383,19 @@ cdef inline void _occupied4(const EdState* s, uint64_t* occ) noexcept nogil:
         occ[3] = s.seat[3].piece[0] * ones if s.players == 4 else ~(<uint64_t>0)
 
 
-cdef void _turn_moves_near(const EdState* s, const EdSeat* q, TurnMoves* tm) noexcept nogil:
-    """_turn_moves with a border, rubble or a base camp in reach: the pieces' targets in full; the
-    masks are worked out per card type as the types are met."""
-    cdef uint64_t occ[2 * MAX_SEATS]
-    cdef int p, nocc = _occupied(s, occ)
-    for p in range(ED_PIECES):
-        if p < _npieces(s) and q.piece[p] != ED_ELDORADO:
-            _piece_moves(s, q.piece[p], occ, nocc, &tm.pm[p])
-        else:
-            memset(&tm.pm[p], 0, sizeof(PieceMoves))
-            tm.pm[p].hm = &NO_MOVES
-    tm.state = MV_HAND if tm.pm[0].rubble | tm.pm[1].rubble else MV_FIXED
+cdef void _turn_moves_near(const EdState* s, TurnMoves* tm, int p0, int p1, int f0, int f1) noexcept nogil:
+    """_turn_moves with a border, rubble or a base camp in reach: the pieces' targets in full (from
+    their hexes p0, p1 and the directions f0, f1 no piece takes); the masks are worked out per card
+    type as the types are met."""
+    _piece_moves_free(s, p0, f0, &tm.pm[0])
+    _piece_moves_free(s, p1, f1, &tm.pm[1])
     tm.known = 0
+    if tm.pm[0].rubble | tm.pm[1].rubble:
+        tm.state = MV_HAND
+        _rubble_by_power(&tm.pm[0], tm.rub0)
+        _rubble_by_power(&tm.pm[1], tm.rub1)
+    else:
+        tm.state = MV_FIXED
 
 
 cdef inline void _turn_moves(const EdState* s, const EdSeat* q, TurnMoves* tm) noexcept nogil:
@@ -1396,7 +1435,7 @@ cdef inline void _turn_moves(const EdState* s, const EdSeat* q, TurnMoves* tm) n
         tm.state = MV_PLAIN
         tm.known = (<uint32_t>1 << ED_TYPES) - 1
     else:
-        _turn_moves_near(s, q, tm)
+        _turn_moves_near(s, tm, p0, p1, f0, f1)
 
 
 cdef inline void _plain_move(EdState* s, EdSeat* q, int src, int p, int d) noexcept nogil:
@@ -1525,10 +1564,11 @@ cdef int ed_playout(void* sp, Rng* rng) noexcept nogil:
             if tm.state != MV_PLAIN:
                 # next to a border, rubble or a base camp: the types' masks as they are met (rubble:
                 # for the hand as it is now)
-                if hand & ~tm.known:
-                    _type_masks(q, &tm, hand & ~tm.known)
-                    if tm.state == MV_FIXED:
-                        tm.known |= hand
+                if tm.state == MV_HAND:
+                    _hand_masks(q, &tm, hand, size)
+                elif hand & ~tm.known:
+                    _type_masks(&tm, hand & ~tm.known, tm.m0, tm.m1)
+                    tm.known |= hand
                 nm = _moves_of(&tm, hand)
             # the other kinds in id order: step, coins, buy, then transmit / actions / removal, discard, end
             coin = 0
