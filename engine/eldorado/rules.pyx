@@ -1322,13 +1322,13 @@ cdef inline void _hand_masks(const EdSeat* q, TurnMoves* tm, uint32_t hand, int 
 
 cdef inline void _rubble_by_power(const PieceMoves* pm, uint8_t* rub) noexcept nogil:
     """rub[k]: the piece's directions to rubble, base camps or rubble blockades of power <= k."""
-    cdef int d, k, spec = pm.rubble
-    memset(rub, 0, 8)
+    cdef int d, spec = pm.rubble
+    cdef uint64_t bytes = 0
     while spec:
         d = exp_ctz(spec)
         spec &= spec - 1
-        for k in range(pm.spow[d], MAX_POWER + 1):
-            rub[k] |= 1 << d
+        bytes |= ((<uint64_t>1 << d) * <uint64_t>0x0101010101010101ULL) << (8 * pm.spow[d])   # bytes spow..7
+    memcpy(rub, &bytes, 8)
 
 
 cdef extern from *:
@@ -1455,11 +1455,24 @@ cdef inline void _plain_move(EdState* s, EdSeat* q, int src, int p, int d) noexc
     _arrive(s, q, p, h)
 
 
-cdef inline uint64_t _byte_mask(uint32_t bits) noexcept nogil:
-    """0xFF in byte j of the word for each bit j of the low 8 bits."""
-    cdef uint64_t x = (<uint64_t>(bits & 0xFF) * <uint64_t>0x0101010101010101ULL) & <uint64_t>0x8040201008040201ULL
-    x = (x + <uint64_t>0x7F7F7F7F7F7F7F7FULL) & <uint64_t>0x8080808080808080ULL
-    return (x >> 7) * 0xFF
+cdef extern from *:
+    """
+    /* 0xFF in byte j of the word for each bit j of the low 8 bits: one PDEP where the CPU does it fast
+       (the condition of exp_select in engine/_core.pxd), else a multiply spreads the bits. */
+    #if defined(__BMI2__) && !defined(EXP_SLOW_PDEP)
+    #include <immintrin.h>
+    static inline uint64_t ed_byte_mask(uint32_t bits) {
+        return _pdep_u64(bits & 0xFF, 0x0101010101010101ULL) * 0xFF;
+    }
+    #else
+    static inline uint64_t ed_byte_mask(uint32_t bits) {
+        uint64_t x = ((uint64_t)(bits & 0xFF) * 0x0101010101010101ULL) & 0x8040201008040201ULL;
+        x = (x + 0x7F7F7F7F7F7F7F7FULL) & 0x8080808080808080ULL;
+        return (x >> 7) * 0xFF;
+    }
+    #endif
+    """
+    uint64_t ed_byte_mask(uint32_t bits) noexcept nogil
 
 
 cdef inline int _moves_of(const TurnMoves* tm, uint32_t hand) noexcept nogil:
@@ -1467,7 +1480,7 @@ cdef inline int _moves_of(const TurnMoves* tm, uint32_t hand) noexcept nogil:
     cdef uint64_t a, b, held
     cdef int i, n = 0
     for i in range(3):
-        held = _byte_mask(hand >> (8 * i))
+        held = ed_byte_mask(hand >> (8 * i))
         memcpy(&a, &tm.m0[8 * i], 8)
         memcpy(&b, &tm.m1[8 * i], 8)
         n += exp_popcount(a & held) + exp_popcount(b & held)
