@@ -310,6 +310,24 @@ def test_the_fast_playout_plays_the_generic_loops_games():
         assert a == b
 
 
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_fast_playout_plays_the_generic_loops_games_from_every_position(players):
+    """ed_playout keeps the moves of a turn across decisions and counts each kind of decision instead
+    of listing the set: from every position of random games (every route, with and without caves:
+    payments, tokens, flags, replacements, the discard phase) it must draw the same decisions as
+    random_decision + apply and reach the same bytes."""
+    rnd = random.Random(players)
+    for route in range(4):
+        for caves in (0, 1):
+            st = new(route * 2 + caves, players, route=route, caves=caves, max_rounds=30)
+            while st.to_move is not None:
+                a, b = st.copy(), st.copy()
+                seed = rnd.getrandbits(64)
+                assert a.playout(seed, fast=True) == b.playout(seed, fast=False)
+                assert R._bytes(a) == R._bytes(b)
+                st.apply(rnd.choice(st.legal()))
+
+
 def test_returns():
     st = new(1, 3, max_rounds=1)
     assert st.returns() == pytest.approx([1 / 3] * 3)

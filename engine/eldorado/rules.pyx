@@ -9,15 +9,18 @@ blockades, routes of at most 6 tiles) and the meaning of the decision ids.
 
 A turn is atomic decisions (move, step, pay, coins, buy, transmit, action, remove, replace,
 discard, end). The legal decisions are built as a set of 509 bits (the decision ids), each kind a
-small mask shifted to its first id: `ed_legal` lists the bits, `ed_random_decision` and the
-playout count them and select the r-th (the same decision as legal()[below(len)]); in the discard
-phase the playout draws straight from the hand (the cards from the last discarded, then the end)
-and applies the choice without the set. Moves come from per-hex tables built at import
-(`HEX_MOVES`: per symbol and power, the 6-bit mask of directions to hexes a source may enter); at
-each call the directions other pieces occupy are taken off (bytewise compares against the packed
-neighbour numbers) and the blockades on the piece's borders added, so a card's moves for both
-pieces are two table lookups. Cards and tokens held are bitmasks read from the count arrays a word
-at a time.
+small mask shifted to its first id: `ed_legal` lists the bits, `ed_random_decision` counts them and
+selects the r-th (the same decision as legal()[below(len)]). Moves come from per-hex tables built at
+import (`HEX_MOVES`: per symbol and power, the 6-bit mask of directions to hexes a source may
+enter); at each call the directions other pieces occupy are taken off (bytewise compares against
+the packed neighbour numbers) and the blockades on the piece's borders added, so a card's moves for
+both pieces are two table lookups. Cards and tokens held are bitmasks read from the count arrays a
+word at a time.
+
+The random playout (`ed_playout`) draws the same decisions without building the set: a loop over
+turns that counts each kind of decision in id order and applies the r-th directly, the moves per
+card type kept across the decisions of a turn (they change only when a piece moves), and so the
+types in hand, their number of moves and the hand's size (see "the random playout" below).
 
 `_plain_legal_ids` lists the moves the plain way (direction by direction, source by source) for
 the tests to check the tables against; `_TestState`, `_new`, `_struct`, `_load`, `_bytes` and
@@ -77,6 +80,8 @@ _EXPECTED_CARDS = ("Explorer", "Traveler", "Sailor", "Scout", "Trailblazer", "Pi
 _EXPECTED_TOKENS = ("m1", "m2", "m3", "p1", "p2", "c1", "c2", "dr", "rm", "rh", "ki", "po", "nt", "cs")
 
 cdef uint8_t TOKEN_ORDER[ED_CAVE_TOKENS]     # the 36 tokens in canonical order (dealing step 2)
+cdef uint32_t COIN_CARDS                     # card types of symbol coin or joker (bit t)
+cdef uint32_t POWERED_CARDS                  # card types of power >= 1
 cdef uint8_t STARTING_ORDER[ED_DECK]         # a seat's starting cards in canonical order
 cdef int STARTING_N
 cdef uint8_t SRC_SYMBOL[N_SOURCES]           # per move source: card symbol, or the token's symbol
@@ -134,11 +139,13 @@ def _check_data() -> None:
 
 
 cdef void _build_tables():
-    global STARTING_N, MARKET_START, MARKET_TYPES
+    global STARTING_N, MARKET_START, MARKET_TYPES, COIN_CARDS, POWERED_CARDS
     cdef int i, t, k, d, h, n, s, p, w
     c = _components
     MARKET_START = 0
     MARKET_TYPES = 0
+    COIN_CARDS = 0
+    POWERED_CARDS = 0
     for card in c.CARDS:
         t = card.index
         CARD_SYMBOL[t] = card.symbol
@@ -151,6 +158,10 @@ cdef void _build_tables():
             MARKET_START |= (<uint32_t>1) << t
         if t >= ED_MARKET_FIRST:
             MARKET_TYPES |= (<uint32_t>1) << t
+        if card.symbol == T_COIN or card.symbol == SYM_JOKER:
+            COIN_CARDS |= (<uint32_t>1) << t
+        if card.power >= 1:
+            POWERED_CARDS |= (<uint32_t>1) << t
     memset(STARTING_ORDER, 0, sizeof(STARTING_ORDER))
     STARTING_N = len(c.STARTING_DECK)
     for i, t in enumerate(c.STARTING_DECK):
@@ -297,26 +308,64 @@ cdef void _shuffle(uint8_t* a, int n, Rng* rng) noexcept nogil:
         i -= 1
 
 
+cdef bint _reshuffle(EdState* s, EdSeat* q) noexcept nogil:
+    """The seat's discard pile in canonical order, shuffled with the position's generator, becomes
+    its (empty) draw pile; False when the discard pile is empty too."""
+    cdef uint8_t buf[ED_DECK + 16]          # each type's copies are written as 16 bytes (at most 16)
+    cdef uint32_t types = _types_mask(q.discard)
+    cdef uint64_t pattern
+    cdef int t, m = 0
+    cdef Rng rng
+    if not types:
+        return False
+    memset(buf, 0, sizeof(buf))
+    while types:
+        t = exp_ctz(types)
+        types &= types - 1
+        pattern = <uint64_t>t * <uint64_t>0x0101010101010101ULL
+        memcpy(buf + m, &pattern, 8)
+        memcpy(buf + m + 8, &pattern, 8)
+        m += q.discard[t]
+    memset(buf + m, 0, 16)
+    memset(q.discard, 0, sizeof(q.discard))
+    memcpy(q.draw, buf, ED_DECK)
+    rng.x = s.rng
+    _shuffle(q.draw, m, &rng)
+    s.rng = rng.x
+    q.draw_n = m
+    return True
+
+
+cdef inline void _take(EdSeat* q, int k) noexcept nogil:
+    """The top k <= 4 cards of the draw pile (it holds k or more) into the hand, without branches
+    on k: four slots, those past k taken back unchanged."""
+    cdef int i, take, top = q.draw_n, j
+    for i in range(HAND_SIZE):
+        take = i < k
+        j = (top - 1 - i) & (ED_DECK - 1)          # (below the bottom: unused entries, zero)
+        q.hand[q.draw[j]] += take
+        q.draw[j] &= take - 1
+    q.draw_n = top - k
+
+
 cdef int _draw(EdState* s, EdSeat* q, int k, int* out, int n) noexcept nogil:
     """The seat draws k cards (fewer when its draw and discard piles run out), reshuffling its
-    discard pile (in canonical order, with the position's generator) when the draw pile is empty;
-    appends the types drawn to out[n..] unless out is NULL; returns the new n."""
-    cdef int i, t, c, m
-    cdef Rng rng
-    for i in range(k):
-        if q.draw_n == 0:
-            m = 0
-            for t in range(ED_TYPES):
-                for c in range(q.discard[t]):
-                    q.draw[m] = t
-                    m += 1
-                q.discard[t] = 0
-            if m == 0:
+    discard pile when the draw pile is empty; appends the types drawn to out[n..] unless out is
+    NULL; returns the new n."""
+    cdef int i, t
+    if out == NULL and k <= HAND_SIZE:
+        if q.draw_n < k:
+            k -= q.draw_n
+            _take(q, q.draw_n)
+            if not _reshuffle(s, q):
                 return n
-            rng.x = s.rng
-            _shuffle(q.draw, m, &rng)
-            s.rng = rng.x
-            q.draw_n = m
+            if k > q.draw_n:
+                k = q.draw_n
+        _take(q, k)
+        return n
+    for i in range(k):
+        if q.draw_n == 0 and not _reshuffle(s, q):
+            return n
         q.draw_n -= 1
         t = q.draw[q.draw_n]
         q.draw[q.draw_n] = 0
@@ -332,12 +381,10 @@ cdef inline void _stop(EdState* s) noexcept nogil:
     cdef int p = s.moving, h, k, adj, ex
     cdef EdSeat* q
     cdef const EdMap* m
-    if p == ED_NONE:
-        return
-    s.moving = ED_NONE
+    s.moving = ED_NONE          # (already so when nothing moves: no branch on it)
     s.leftover = 0
     s.move_symbol = 0
-    if not s.caves:
+    if not s.caves or p == ED_NONE:
         return
     q = &s.seat[s.to_move]
     h = q.piece[p]
@@ -469,16 +516,25 @@ cdef void _take_card(EdState* s, EdSeat* q, int t, bint purchase) noexcept nogil
 
 
 cdef void _end_turn(EdState* s, int* out, int* nout) noexcept nogil:
+    _close_turn(s, _types_sum(s.seat[s.to_move].hand), out, nout)
+
+
+cdef void _close_turn(EdState* s, int size, int* out, int* nout) noexcept nogil:
+    """The end of the turn (`.`), the mover holding `size` cards (the playout counts them as they are
+    played rather than read the counts back a word at a time right after byte writes)."""
     cdef EdSeat* q = &s.seat[s.to_move]
-    cdef int t, size = _types_sum(q.hand)
-    cdef uint32_t played = _types_mask(s.played)
-    while played:
-        t = exp_ctz(played)
-        played &= played - 1
-        q.discard[t] += s.played[t]
-        s.played[t] = 0
-    if size < HAND_SIZE:
-        nout[0] = _draw(s, q, HAND_SIZE - size, out, nout[0])
+    cdef int i
+    cdef uint64_t d, p
+    for i in range(0, ED_TYPES, 8):
+        # the played cards onto the discard pile, a word at a time (no count reaches 0x80)
+        memcpy(&d, q.discard + i, 8)
+        memcpy(&p, s.played + i, 8)
+        if i + 8 > ED_TYPES:
+            p &= (<uint64_t>1 << (8 * (ED_TYPES - i))) - 1     # (the bytes after the arrays are left)
+        d += p
+        memcpy(q.discard + i, &d, 8)
+    memset(s.played, 0, sizeof(s.played))
+    nout[0] = _draw(s, q, HAND_SIZE - size if size < HAND_SIZE else 0, out, nout[0])
     s.coins = 0
     s.bought = 0
     s.lastcoin = ED_NONE
@@ -492,7 +548,7 @@ cdef void _end_turn(EdState* s, int* out, int* nout) noexcept nogil:
     s.last = ED_NONE
     s.flags = 0
     s.turn += 1
-    if s.to_move == s.players - 1 and (s.final or s.turn >= <int>s.players * s.max_rounds):
+    if (s.to_move == s.players - 1) & (s.final | (s.turn >= <int>s.players * s.max_rounds)):
         s.phase = PH_OVER
         s.to_move = ED_NONE
         return
@@ -558,6 +614,43 @@ cdef inline void _discard(EdState* s, EdSeat* q, int t) noexcept nogil:
     s.last = t
 
 
+cdef inline void _settle(EdState* s) noexcept nogil:
+    """What every decision but a step and a removal does first: the moving piece stops and an open
+    removal right ends (a step does only the second, a removal only the first: see _apply)."""
+    _stop(s)
+    if s.remove_n:
+        s.remove_n = 0
+        s.last = ED_NONE
+
+
+cdef inline void _play_coin(EdState* s, EdSeat* q, int t) noexcept nogil:
+    """Coin source t (a card type, or COIN_C1 / COIN_C2) played for money."""
+    cdef int k
+    cdef uint32_t full_value = COIN_CARDS | (POWERED_CARDS if s.flags & F_CHANGE_SYMBOL else 0)
+    if t < ED_TYPES:
+        # a coin card or joker (any card of power >= 1 with change symbol) gives its power, and is used
+        # like an item; any other card half a coin (no branch on the type: it is random in playouts)
+        k = (full_value >> t) & 1
+        s.coins += 1 + k * (2 * CARD_POWER[t] - 1)
+        if k & CARD_ITEM[t]:
+            _use_item(s, q, t)
+        else:
+            q.hand[t] -= 1
+            s.played[t] += 1
+        s.flags &= ~F_CHANGE_SYMBOL
+    else:
+        k = TK_C1 + t - COIN_C1
+        q.tokens[k] -= 1
+        s.coins += 2 * TOKEN_POWER[k]
+    s.lastcoin = t
+
+
+cdef inline void _buy(EdState* s, EdSeat* q, int t) noexcept nogil:
+    _take_card(s, q, t, True)
+    s.coins = 0
+    s.bought = 1
+
+
 cdef void _apply(EdState* s, int d, int* out, int* nout) noexcept nogil:
     """Applies legal decision d; the cards it draws are appended to out (unless NULL)."""
     cdef EdSeat* q = &s.seat[s.to_move]
@@ -574,21 +667,7 @@ cdef void _apply(EdState* s, int d, int* out, int* nout) noexcept nogil:
     elif kind == K_DISCARD:
         _discard(s, q, t)
     elif kind == K_COIN:
-        if t < ED_TYPES:
-            if CARD_SYMBOL[t] == T_COIN or CARD_SYMBOL[t] == SYM_JOKER or (
-                    (s.flags & F_CHANGE_SYMBOL) and CARD_POWER[t] >= 1):
-                s.coins += 2 * CARD_POWER[t]
-                _use_item(s, q, t)
-            else:
-                s.coins += 1
-                q.hand[t] -= 1
-                s.played[t] += 1
-            s.flags &= ~F_CHANGE_SYMBOL
-        else:
-            k = TK_C1 + t - COIN_C1
-            q.tokens[k] -= 1
-            s.coins += 2 * TOKEN_POWER[k]
-        s.lastcoin = t
+        _play_coin(s, q, t)
     elif kind == K_STEP:
         _do_step(s, t)
     elif kind == K_PAY:
@@ -600,9 +679,7 @@ cdef void _apply(EdState* s, int d, int* out, int* nout) noexcept nogil:
             s.last = ED_NONE
             s.pay_kind = 0
     elif kind == K_BUY:
-        _take_card(s, q, t, True)
-        s.coins = 0
-        s.bought = 1
+        _buy(s, q, t)
     elif kind == K_TRANSMIT:
         _use_item(s, q, C_TRANSMITTER)
         s.flags &= ~F_CHANGE_SYMBOL
@@ -674,8 +751,8 @@ ctypedef struct HexMoves:
     uint8_t border                  # edges across a connection
     uint8_t spow[6]                 # the power of a rubble or base camp
 
-cdef HexMoves HEX_MOVES[ED_ROUTES][ED_MAX_HEXES]
-cdef uint64_t NB_BYTES[ED_ROUTES][ED_MAX_HEXES]   # byte d: the neighbour in direction d (0xFF none)
+cdef HexMoves HEX_MOVES[ED_ROUTES][256]   # rows past the map (El Dorado's 255 among them) stay 0
+cdef uint64_t NB_BYTES[ED_ROUTES][256]    # byte d: the neighbour in direction d (0xFF none)
 cdef uint32_t PRICE_ABOVE[256]         # market types t with 2 * price(t) > c (c half coins)
 cdef uint32_t AFFORD[256]              # market types t with 2 * price(t) <= c
 
@@ -775,12 +852,16 @@ ctypedef struct PieceMoves:
 
 
 cdef inline void _piece_moves(const EdState* s, int pos, const uint64_t* occ, int nocc, PieceMoves* pm) noexcept nogil:
+    _piece_moves_free(s, pos, HEX_MOVES[s.route][pos].native & ~_dirs_to(NB_BYTES[s.route][pos], occ, nocc), pm)
+
+
+cdef inline void _piece_moves_free(const EdState* s, int pos, int free, PieceMoves* pm) noexcept nogil:
+    """_piece_moves from the directions to hexes a piece may stand on that no other piece takes."""
     cdef const HexMoves* hm = &HEX_MOVES[s.route][pos]
-    cdef uint64_t nbytes = NB_BYTES[s.route][pos]
     cdef const EdMap* m
     cdef int k, d, b, seen = 0, border
     pm.hm = hm
-    pm.allowed = hm.native & ~_dirs_to(nbytes, occ, nocc)
+    pm.allowed = free
     pm.rubble = hm.special & pm.allowed
     pm.nblk = 0
     pm.blk_dirs = 0
@@ -1030,6 +1111,17 @@ cdef int ed_legal(const void* sp, int* out) noexcept nogil:
     return n
 
 
+cdef inline int _nth(const uint64_t* w, int r) noexcept nogil:
+    """The r-th decision of the set (r below its size)."""
+    cdef int i = 0, c
+    while True:
+        c = exp_popcount(w[i])
+        if r < c:
+            return i * 64 + exp_select(w[i], r)
+        r -= c
+        i += 1
+
+
 cdef inline int _pick(const uint64_t* w, Rng* rng) noexcept nogil:
     """The r-th decision of the set, r = below(size): legal()[below(len)] without the list."""
     cdef int pre[9]
@@ -1140,30 +1232,424 @@ cdef int ed_random_decision(const void* sp, Rng* rng) noexcept nogil:
     return _pick(w, rng)
 
 
-cdef int ed_playout(void* sp, Rng* rng) noexcept nogil:
-    """Uniformly random decisions to the end of the game (the games random_decision + apply play)."""
-    cdef EdState* s = <EdState*>sp
-    cdef uint64_t w[SET_WORDS]
-    cdef int n = 0, none = 0
-    cdef EdSeat* q
-    cdef uint32_t hand
-    cdef int c, r
-    while s.phase != PH_OVER:
-        if s.phase == PH_DISCARD:
-            # the legal decisions are the cards >= the last discarded, then the end; nothing moves and
-            # no removal is open, so they apply directly
-            q = &s.seat[s.to_move]
-            hand = _types_mask(q.hand) & (<uint32_t>0xFFFFFFFF << s.last)
-            c = exp_popcount(hand)
-            r = rng_below(rng, c + 1)
-            if r < c:
-                _discard(s, q, exp_select(hand, r))
-            else:
-                _end_turn(s, NULL, &none)
+# ----- the random playout ---------------------------------------------------------------------------
+# A turn-structured loop that draws the decisions random_decision + apply would (the same r over the
+# same ordered set), counting each kind of decision instead of building the set. What the mover's
+# pieces may reach changes only when a piece moves, a blockade is taken or a flag changes, so their
+# move masks per card type are kept across the decisions of a turn, in the playout's locals (the
+# struct does not grow); so are the types in hand, the number of their moves and the hand's size,
+# updated from the one count a decision changes. A decision then costs a few popcounts, one draw
+# and its own changes; the random choice of its kind is the one branch that cannot be predicted.
+
+cdef uint64_t TYPE_DIRS[ED_ROUTES][256][3]   # byte t: directions a card of type t may move to from the
+                                             # hex on the map alone (rows past the map, El Dorado's 255
+                                             # among them, stay 0)
+
+cdef enum:
+    MV_PLAIN = 0        # no border, rubble or base camp in reach: every card type's masks from the tables
+    MV_FIXED = 1        # a border in reach: the masks hold until a piece moves or the turn ends
+    MV_HAND = 2         # rubble or a base camp in reach: the masks depend on the hand (worked out per decision)
+
+# The mover's moves per card type, over the decisions of a turn.
+ctypedef struct TurnMoves:
+    PieceMoves pm[ED_PIECES]   # in full only when a border, rubble or a base camp is in reach; else
+                               # hm, allowed and nblk (0), what _symbol_mask reads for a step
+    uint8_t m0[24]      # byte t: piece a's directions with a card of type t
+    uint8_t m1[24]      # piece b's
+    uint8_t s0[24]      # MV_HAND: the part of m0 that does not depend on the hand (all but rubble)
+    uint8_t s1[24]
+    uint8_t rub0[8]     # MV_HAND: piece a's directions to rubble, base camps or rubble blockades of power
+    uint8_t rub1[8]     # <= k (byte k), which a card with k cards >= it in hand may enter; piece b's
+    uint32_t known      # the card types whose static bytes hold (all of them on a plain map, else those
+                        # met so far)
+    int state
+
+
+cdef void _build_type_dirs():
+    cdef int r, h, t
+    cdef const HexMoves* x
+    memset(TYPE_DIRS, 0, sizeof(TYPE_DIRS))
+    for r in range(ED_ROUTES):
+        for h in range(ED_MAPS[r].nhex):
+            x = &HEX_MOVES[r][h]
+            for t in range(ED_TYPES):
+                if CARD_ROW[t] <= 3:
+                    TYPE_DIRS[r][h][t >> 3] |= (<uint64_t>x.sym[CARD_ROW[t]][CARD_POWER[t]]) << (8 * (t & 7))
+                elif t == C_NATIVE:
+                    TYPE_DIRS[r][h][t >> 3] |= (<uint64_t>x.native) << (8 * (t & 7))
+
+
+_build_type_dirs()
+
+
+cdef inline void _type_masks(TurnMoves* tm, uint32_t types, uint8_t* m0, uint8_t* m1) noexcept nogil:
+    """The moves of the card types `types` into m0 / m1, from the pieces' targets (as _move_bits finds
+    them, with no change of symbol), but for rubble and base camps (the hand's part, see _hand_masks)."""
+    cdef int t, mask
+    cdef int native = (tm.pm[0].allowed | tm.pm[0].blk_dirs) | ((tm.pm[1].allowed | tm.pm[1].blk_dirs) << 6)
+    while types:
+        t = exp_ctz(types)
+        types &= types - 1
+        if t == C_NATIVE:
+            mask = native
+        elif CARD_ROW[t] <= 3:
+            mask = _symbol_mask(&tm.pm[0], CARD_ROW[t], CARD_POWER[t]) | (
+                _symbol_mask(&tm.pm[1], CARD_ROW[t], CARD_POWER[t]) << 6)
         else:
+            mask = 0
+        m0[t] = mask & 0x3F
+        m1[t] = mask >> 6
+
+
+cdef inline void _hand_masks(const EdSeat* q, TurnMoves* tm, uint32_t hand, int size) noexcept nogil:
+    """MV_HAND: the moves of the types in hand (size cards), rubble and base camps included: a card
+    of type t may pay for one of power <= the cards of types >= t in hand (Natives enter them free)."""
+    cdef int t, rest = size
+    if hand & ~tm.known:
+        _type_masks(tm, hand & ~tm.known, tm.s0, tm.s1)
+        tm.known |= hand
+    while hand:
+        t = exp_ctz(hand)
+        hand &= hand - 1
+        if t == C_NATIVE:
+            tm.m0[t] = tm.s0[t]
+            tm.m1[t] = tm.s1[t]
+        else:
+            tm.m0[t] = tm.s0[t] | tm.rub0[rest if rest <= MAX_POWER else MAX_POWER]
+            tm.m1[t] = tm.s1[t] | tm.rub1[rest if rest <= MAX_POWER else MAX_POWER]
+        rest -= q.hand[t]
+
+
+cdef inline void _rubble_by_power(const PieceMoves* pm, uint8_t* rub) noexcept nogil:
+    """rub[k]: the piece's directions to rubble, base camps or rubble blockades of power <= k."""
+    cdef int d, spec = pm.rubble
+    cdef uint64_t bytes = 0
+    while spec:
+        d = exp_ctz(spec)
+        spec &= spec - 1
+        bytes |= ((<uint64_t>1 << d) * <uint64_t>0x0101010101010101ULL) << (8 * pm.spow[d])   # bytes spow..7
+    memcpy(rub, &bytes, 8)
+
+
+cdef extern from *:
+    """
+    /* Bits 0..5 / 8..13: the directions from hex a / hex b (their NB_BYTES words) to one of the four
+       hexes occ[0..3] (each repeated in its 8 bytes; 0xFF: none, it only matches directions off the
+       map). Both pieces at once: with SSE2 four byte compares, else per hex and occupant a zero-byte
+       test in a word. */
+    #if defined(__SSE2__)
+    #include <emmintrin.h>
+    static inline int ed_dirs_to4(uint64_t nb_a, uint64_t nb_b, const uint64_t* occ) {
+        __m128i nb = _mm_set_epi64x((long long)nb_b, (long long)nb_a);
+        __m128i eq = _mm_or_si128(
+            _mm_or_si128(_mm_cmpeq_epi8(nb, _mm_set1_epi64x((long long)occ[0])),
+                         _mm_cmpeq_epi8(nb, _mm_set1_epi64x((long long)occ[1]))),
+            _mm_or_si128(_mm_cmpeq_epi8(nb, _mm_set1_epi64x((long long)occ[2])),
+                         _mm_cmpeq_epi8(nb, _mm_set1_epi64x((long long)occ[3]))));
+        return _mm_movemask_epi8(eq) & 0x3F3F;
+    }
+    #else
+    static inline uint64_t ed_zero_bytes(uint64_t x) {
+        const uint64_t low = 0x7F7F7F7F7F7F7F7FULL;
+        return ~(((x & low) + low) | x) & 0x8080808080808080ULL;
+    }
+    static inline int ed_dirs_to1(uint64_t nb, const uint64_t* occ) {
+        uint64_t acc = ed_zero_bytes(nb ^ occ[0]) | ed_zero_bytes(nb ^ occ[1])
+                     | ed_zero_bytes(nb ^ occ[2]) | ed_zero_bytes(nb ^ occ[3]);
+        return (int)((((acc >> 7) * 0x0102040810204080ULL) >> 56) & 0x3F);
+    }
+    static inline int ed_dirs_to4(uint64_t nb_a, uint64_t nb_b, const uint64_t* occ) {
+        return ed_dirs_to1(nb_a, occ) | (ed_dirs_to1(nb_b, occ) << 8);
+    }
+    #endif
+    """
+    int ed_dirs_to4(uint64_t nb_a, uint64_t nb_b, const uint64_t* occ) noexcept nogil
+
+
+cdef inline void _occupied4(const EdState* s, uint64_t* occ) noexcept nogil:
+    """_occupied as four hexes, 0xFF for none."""
+    cdef uint64_t ones = <uint64_t>0x0101010101010101ULL
+    if s.flags & F_PASS_OCCUPIED:
+        occ[0] = occ[1] = occ[2] = occ[3] = ~(<uint64_t>0)
+    elif s.players == 2:
+        occ[0] = s.seat[0].piece[0] * ones
+        occ[1] = s.seat[0].piece[1] * ones
+        occ[2] = s.seat[1].piece[0] * ones
+        occ[3] = s.seat[1].piece[1] * ones
+    else:
+        occ[0] = s.seat[0].piece[0] * ones
+        occ[1] = s.seat[1].piece[0] * ones
+        occ[2] = s.seat[2].piece[0] * ones
+        occ[3] = s.seat[3].piece[0] * ones if s.players == 4 else ~(<uint64_t>0)
+
+
+cdef void _turn_moves_near(const EdState* s, TurnMoves* tm, int p0, int p1, int f0, int f1) noexcept nogil:
+    """_turn_moves with a border, rubble or a base camp in reach: the pieces' targets in full (from
+    their hexes p0, p1 and the directions f0, f1 no piece takes); the masks are worked out per card
+    type as the types are met."""
+    _piece_moves_free(s, p0, f0, &tm.pm[0])
+    _piece_moves_free(s, p1, f1, &tm.pm[1])
+    tm.known = 0
+    if tm.pm[0].rubble | tm.pm[1].rubble:
+        tm.state = MV_HAND
+        _rubble_by_power(&tm.pm[0], tm.rub0)
+        _rubble_by_power(&tm.pm[1], tm.rub1)
+    else:
+        tm.state = MV_FIXED
+
+
+cdef inline void _turn_moves(const EdState* s, const EdSeat* q, TurnMoves* tm) noexcept nogil:
+    """The pieces' targets now and, unless they depend on the hand, the moves per card type."""
+    cdef uint64_t occ[4]
+    cdef uint64_t a0, a1, m
+    cdef const uint64_t* d0
+    cdef const uint64_t* d1
+    cdef const HexMoves* h0
+    cdef const HexMoves* h1
+    cdef int i, p0 = q.piece[0], p1 = q.piece[1], f0, f1
+    _occupied4(s, occ)
+    if s.players != 2:
+        p1 = ED_NONE                     # (El Dorado's hex: no neighbours, no moves)
+    h0 = &HEX_MOVES[s.route][p0]
+    h1 = &HEX_MOVES[s.route][p1]
+    i = ed_dirs_to4(NB_BYTES[s.route][p0], NB_BYTES[s.route][p1], occ)
+    f0 = h0.native & ~i
+    f1 = h1.native & ~(i >> 8)
+    if not (h0.border | h1.border | (h0.special & f0) | (h1.special & f1)):
+        # the map's masks less the directions taken
+        tm.pm[0].hm = h0
+        tm.pm[0].allowed = f0
+        tm.pm[0].nblk = 0
+        tm.pm[1].hm = h1
+        tm.pm[1].allowed = f1
+        tm.pm[1].nblk = 0
+        d0 = TYPE_DIRS[s.route][p0]
+        d1 = TYPE_DIRS[s.route][p1]
+        a0 = <uint64_t>f0 * <uint64_t>0x0101010101010101ULL
+        a1 = <uint64_t>f1 * <uint64_t>0x0101010101010101ULL
+        for i in range(3):
+            m = d0[i] & a0
+            memcpy(&tm.m0[8 * i], &m, 8)
+            m = d1[i] & a1
+            memcpy(&tm.m1[8 * i], &m, 8)
+        tm.state = MV_PLAIN
+        tm.known = (<uint32_t>1 << ED_TYPES) - 1
+    else:
+        _turn_moves_near(s, tm, p0, p1, f0, f1)
+
+
+cdef inline void _plain_move(EdState* s, EdSeat* q, int src, int p, int d) noexcept nogil:
+    """_do_move of card src on a plain map (MV_PLAIN): the target is a jungle, water or village hex
+    and no blockade lies on the way."""
+    cdef const EdMap* m = &ED_MAPS[s.route]
+    cdef int h = m.nb[q.piece[p]][d], left = 0
+    s.flags &= ~F_CHANGE_SYMBOL
+    if src == C_NATIVE:
+        q.hand[src] -= 1
+        s.played[src] += 1
+    else:
+        _use_item(s, q, src)
+        left = CARD_POWER[src] - m.power[h]
+    s.leftover = left
+    s.move_symbol = m.terrain[h] if left else 0
+    _arrive(s, q, p, h)
+
+
+cdef extern from *:
+    """
+    /* 0xFF in byte j of the word for each bit j of the low 8 bits: one PDEP where the CPU does it fast
+       (the condition of exp_select in engine/_core.pxd), else a multiply spreads the bits. */
+    #if defined(__BMI2__) && !defined(EXP_SLOW_PDEP)
+    #include <immintrin.h>
+    static inline uint64_t ed_byte_mask(uint32_t bits) {
+        return _pdep_u64(bits & 0xFF, 0x0101010101010101ULL) * 0xFF;
+    }
+    #else
+    static inline uint64_t ed_byte_mask(uint32_t bits) {
+        uint64_t x = ((uint64_t)(bits & 0xFF) * 0x0101010101010101ULL) & 0x8040201008040201ULL;
+        x = (x + 0x7F7F7F7F7F7F7F7FULL) & 0x8080808080808080ULL;
+        return (x >> 7) * 0xFF;
+    }
+    #endif
+    """
+    uint64_t ed_byte_mask(uint32_t bits) noexcept nogil
+
+
+cdef inline int _moves_of(const TurnMoves* tm, uint32_t hand) noexcept nogil:
+    """The number of moves of the card types in hand (bit t: type t held)."""
+    cdef uint64_t a, b, held
+    cdef int i, n = 0
+    for i in range(3):
+        held = ed_byte_mask(hand >> (8 * i))
+        memcpy(&a, &tm.m0[8 * i], 8)
+        memcpy(&b, &tm.m1[8 * i], 8)
+        n += exp_popcount(a & held) + exp_popcount(b & held)
+    return n
+
+
+cdef inline uint32_t _played(const EdSeat* q, uint32_t hand, int t) noexcept nogil:
+    """The hand's types after a card of type t left it (read from the one count the play changed:
+    the hand is kept as bits across decisions, not read back a word at a time after byte writes)."""
+    return hand & ~(<uint32_t>(q.hand[t] == 0) << t)
+
+
+cdef inline int _move_of(const TurnMoves* tm, uint32_t hand, int r) noexcept nogil:
+    """The r-th move (decision id) of the card types in hand."""
+    cdef int t = 0, c
+    cdef uint32_t mask = 0
+    while hand:
+        t = exp_ctz(hand)
+        hand &= hand - 1
+        mask = tm.m0[t] | (<uint32_t>tm.m1[t] << 6)
+        c = exp_popcount(mask)
+        if r < c:
+            break
+        r -= c
+    return D_MOVE + t * 12 + exp_select(mask, r)
+
+
+cdef inline bint _needs_set(const EdState* s, const EdSeat* q) noexcept nogil:
+    """Whether the play phase's next decision is drawn from the set: a payment owed, or (caves only)
+    a replacement, a change of symbol or a token held."""
+    return s.pay_n or (s.caves and (s.replace != ED_NONE or s.flags & F_CHANGE_SYMBOL or _tokens_mask(q.tokens)))
+
+
+cdef inline int _step_mask(const EdState* s, const TurnMoves* tm) noexcept nogil:
+    """The directions the moving piece may step to with its leftover (0 without one: no hex or
+    blockade has power 0, so a leftover of 0 reaches nothing; no branch on it, it is random)."""
+    cdef int mask = _symbol_mask(&tm.pm[s.moving & 1], s.move_symbol,
+                                 s.leftover if s.leftover <= MAX_POWER else MAX_POWER)
+    return mask if s.moving != ED_NONE else 0
+
+
+cdef inline int _discard_phase(EdState* s, EdSeat* q, Rng* rng, uint32_t hand, int size) noexcept nogil:
+    """The discard phase to the end of the turn (hand: the types held, size cards); returns the
+    decisions. Its legal decisions are the cards >= the last discarded, then the end: nothing moves
+    and no removal is open, so they apply directly."""
+    cdef uint32_t cards
+    cdef int c, r, t, n = 0, none = 0
+    while True:
+        n += 1
+        cards = (hand >> s.last) << s.last
+        c = exp_popcount(cards)
+        r = rng_below(rng, c + 1)
+        if r == c:
+            _close_turn(s, size, NULL, &none)
+            return n
+        t = exp_select(cards, r)
+        _discard(s, q, t)
+        hand = _played(q, hand, t)
+        size -= 1
+
+
+cdef int ed_playout(void* sp, Rng* rng) noexcept nogil:
+    """Uniformly random decisions to the end of the game (the games random_decision + apply play).
+    A turn's play phase counts each kind of decision as _legal_set would list it and applies the
+    r-th directly, its moves (TurnMoves), the types in hand and their number of moves kept across
+    decisions; a payment owed and the caves' tokens and flags are drawn from the set."""
+    cdef EdState* s = <EdState*>sp
+    cdef TurnMoves tm
+    cdef uint64_t w[SET_WORDS]
+    cdef EdSeat* q
+    cdef uint32_t hand, piles, coin, buy, gone
+    cdef int n = 0, none = 0, r, d, t, lo, step, nm, size, c1, c2, c3, c4, c5
+    while s.phase != PH_OVER:
+        q = &s.seat[s.to_move]
+        if s.phase == PH_DISCARD:
+            n += _discard_phase(s, q, rng, _types_mask(q.hand), _types_sum(q.hand))
+            continue
+        if _needs_set(s, q):
+            n += 1
             _legal_set(s, w)
             _apply(s, _pick(w, rng), NULL, &none)
-        n += 1
+            continue
+        _turn_moves(s, q, &tm)
+        step = _step_mask(s, &tm)
+        piles = s.on_board      # the piles a purchase may take: only a purchase (the last one of the
+        if exp_popcount(piles) < MARKET_SLOTS:      # turn) or a transmission (from the set) changes them
+            piles = _market_mask(s)
+        hand = _types_mask(q.hand)
+        size = _types_sum(q.hand)
+        nm = _moves_of(&tm, hand)
+        while True:
+            # one decision of the play phase; the loop is left when the turn ends or the set is needed
+            n += 1
+            if tm.state != MV_PLAIN:
+                # next to a border, rubble or a base camp: the types' masks as they are met (rubble:
+                # for the hand as it is now)
+                if tm.state == MV_HAND:
+                    _hand_masks(q, &tm, hand, size)
+                elif hand & ~tm.known:
+                    _type_masks(&tm, hand & ~tm.known, tm.m0, tm.m1)
+                    tm.known |= hand
+                nm = _moves_of(&tm, hand)
+            # the other kinds in id order: step, coins, buy, then transmit / actions / removal, discard, end
+            coin = 0
+            buy = 0
+            if not s.bought:
+                if piles & PRICE_ABOVE[s.coins]:
+                    lo = 0 if s.lastcoin == ED_NONE else s.lastcoin
+                    coin = (hand >> lo) << lo
+                buy = piles & AFFORD[s.coins]
+            c1 = nm + exp_popcount(step)
+            c2 = c1 + exp_popcount(coin)
+            c3 = c2 + exp_popcount(buy)
+            c4 = c3
+            if (hand >> C_TRANSMITTER) & 0x1F or s.remove_n:
+                # transmissions, action cards, removals: rare, applied from the set when drawn
+                if (hand >> C_TRANSMITTER) & 1:
+                    c4 += exp_popcount(_market_mask(s))
+                c4 += exp_popcount((hand >> C_CARTOGRAPHER) & 0xF)
+                if s.remove_n:
+                    lo = 0 if s.last == ED_NONE else s.last
+                    c4 += exp_popcount(hand >> lo)
+            c5 = c4 + exp_popcount(hand)
+            r = rng_below(rng, c5 + 1)
+            if r < c1:
+                if r < nm:
+                    d = _move_of(&tm, hand, r)
+                    _settle(s)
+                    if tm.state == MV_PLAIN:
+                        _plain_move(s, q, d // 12, (d // 6) & 1, d % 6)
+                    else:
+                        _do_move(s, d // 12, (d // 6) & 1, d % 6)
+                    hand = _played(q, hand, d // 12)
+                    size -= 1
+                else:
+                    _apply(s, D_STEP + exp_select(step, r - nm), NULL, &none)
+                if _needs_set(s, q):      # a payment owed (or tokens found)
+                    break
+                _turn_moves(s, q, &tm)
+                step = _step_mask(s, &tm)
+                nm = _moves_of(&tm, hand)
+                continue
+            if r < c3:
+                _settle(s)
+                if r < c2:
+                    t = exp_select(coin, r - c1)
+                    _play_coin(s, q, t)
+                    gone = <uint32_t>(q.hand[t] == 0)
+                    hand &= ~(gone << t)
+                    nm -= gone * exp_popcount(tm.m0[t] | (<uint32_t>tm.m1[t] << 6))
+                    size -= 1
+                else:
+                    _buy(s, q, exp_select(buy, r - c2))
+                step = 0
+                if s.caves and _needs_set(s, q):   # tokens found by the stop
+                    break
+                continue
+            if r < c4:
+                _legal_set(s, w)
+                _apply(s, _nth(w, r), NULL, &none)
+                break
+            _settle(s)
+            if r < c5:
+                t = exp_select(hand, r - c4)
+                _discard(s, q, t)
+                n += _discard_phase(s, q, rng, _played(q, hand, t), size - 1)
+            else:
+                _close_turn(s, size, NULL, &none)
+            break
     return n
 
 
