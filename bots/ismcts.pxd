@@ -98,10 +98,13 @@ cdef class Tree:
     cdef int stop_flag        # set from another thread (atomic store), polled every iteration
     cdef int64_t iters        # since begin()
     cdef int64_t started_ns
+    cdef int64_t deadline_ns  # the running run()'s deadline (0: none), also read inside a chain's burn-in
+    cdef bint running         # inside run(): a chain's burn-in may be cut short
     cdef int reason_code      # why the last run() returned (R_* in ismcts.pyx)
     cdef int _reserve(self, const GameOps* ops) except -1
-    cdef void _sample_world(self, void* s) noexcept nogil
-    cdef void _iterate(self) noexcept nogil
+    cdef bint _late(self) noexcept nogil
+    cdef bint _sample_world(self, void* s) noexcept nogil
+    cdef bint _iterate(self) noexcept nogil
     cdef void _rollout(self, void* s) noexcept nogil
     cdef int32_t _walk(self, decisions) except -2
     cdef int32_t _find(self, int32_t parent, int decision) noexcept nogil

@@ -348,6 +348,8 @@ cdef class Tree:
         cdef int64_t done = 0, now = 0
         cdef bint timed = deadline_ns > 0 or yield_ns > 0
         self.reason_code = R_ITERATIONS
+        self.deadline_ns = deadline_ns
+        self.running = True
         while done < max_iter:
             if ism_load(&self.stop_flag):
                 self.reason_code = R_STOP
@@ -371,10 +373,18 @@ cdef class Tree:
                 if self._settled(max_iter - done, deadline_ns, now):
                     self.reason_code = R_SETTLED
                     break
-            self._iterate()
+            if not self._iterate():  # cut short inside a chain's burn-in: the deadline or a stop
+                self.reason_code = R_STOP if ism_load(&self.stop_flag) else R_DEADLINE
+                break
             done += 1
             self.iters += 1
+        self.running = False
         return done
+
+    cdef bint _late(self) noexcept nogil:
+        """Whether a running run() must end now: a stop was asked for, or its deadline passed."""
+        return self.running and (ism_load(&self.stop_flag) != 0
+                                 or (self.deadline_ns > 0 and now_ns() >= self.deadline_ns))
 
     cdef bint _settled(self, int64_t left, int64_t deadline_ns, int64_t now) noexcept nogil:
         """Whether the runner-up at the root can no longer catch the most visited decision."""
@@ -398,15 +408,18 @@ cdef class Tree:
                 left = estimate
         return <int64_t>best - <int64_t>second > left
 
-    cdef void _sample_world(self, void* s) noexcept nogil:
+    cdef bint _sample_world(self, void* s) noexcept nogil:
         """A world of the root's view: a uniform determinization, or the next opponent-model chain's
-        (several chains, so that one stuck in a wrong corner of the posterior weighs little)."""
+        (several chains, so that one stuck in a wrong corner of the posterior weighs little). False,
+        and no world, when a chain's burn-in (milliseconds of work, far more than an iteration) was
+        cut short by the deadline or a stop: on a loaded machine it could otherwise run a search
+        tens of milliseconds past its time. The chain is burnt in afresh at its next use."""
         cdef int i, k
         cdef Chain* ch
         memcpy(s, self.root_state, self.ops.state_size)
         if self.nchains == 0:
             self.ops.determinize(s, self.seat, &self.rng)
-            return
+            return True
         k = self.next_chain
         self.next_chain = k + 1 if k + 1 < self.nchains else 0
         ch = &self.chains[k]
@@ -415,17 +428,21 @@ cdef class Tree:
             self.ops.determinize(s, self.seat, &self.rng)
             if chain_start(ch, self.model, s, &self.rng) < 0:
                 self.nchains = 0  # the view and its model disagree: uniform from now on
-                return
+                return True
             for i in range(self.burn_in):
                 chain_step(ch, &self.rng)
+                if (i & 31) == 31 and self._late():
+                    self.next_chain = k
+                    return False
             self.chains_ready += 1
             memcpy(s, self.root_state, self.ops.state_size)
         else:
             for i in range(self.chain_steps):
                 chain_step(ch, &self.rng)
         chain_world(ch, s, &self.rng)
+        return True
 
-    cdef void _iterate(self) noexcept nogil:
+    cdef bint _iterate(self) noexcept nogil:
         cdef const GameOps* ops = self.ops
         cdef void* s = self.work
         cdef Node* nodes = self.pool
@@ -438,7 +455,8 @@ cdef class Tree:
         cdef uint32_t stamp
         cdef double score, best_score, C = self.p.exploration
         cdef bint model = self.p.others == OTHERS_HEURISTIC and self.bot != NULL
-        self._sample_world(s)
+        if not self._sample_world(s):
+            return False
         self.plies = 0
         path[0] = 0
         while True:
@@ -518,6 +536,7 @@ cdef class Tree:
             c = path[i]
             nodes[c].visits += 1
             nodes[c].value += reward[nodes[c].mover]
+        return True
 
     cdef int32_t _find(self, int32_t parent, int decision) noexcept nogil:
         """The child of `parent` for `decision`, or -1."""

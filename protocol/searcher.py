@@ -33,8 +33,10 @@ from protocol.policy import Policy, StopSignal, allowed_decisions
 from engine import View
 from protocol.messages import format_info
 
-GRACE_MS = 50
-"""How long a policy may overrun a movetime or a `stop` before the watchdog answers for it."""
+GRACE_MS = 20
+"""How long a policy may overrun a movetime or a `stop` before the watchdog answers for it: short,
+since the referee's margin (100 ms by default) must also cover the way to the bot and back, which
+under load takes tens of milliseconds (research/notebook.md, "Time discipline under load")."""
 
 CLOCK_SAFETY_MS = 20
 """With clocks, the watchdog answers this long before the seat's clock would run out."""

@@ -239,3 +239,29 @@ def test_bad_chain_settings_are_refused_and_change_nothing():
     sample = view.state.copy()
     tree.sample(sample)  # the first begin still holds
     assert tree.chain_stats()[0] == 10
+
+
+def test_a_burn_in_longer_than_the_time_left_is_cut_by_the_deadline_and_by_stop():
+    # A chain's burn-in is milliseconds of work inside one iteration; on a loaded machine it ran
+    # a search tens of milliseconds past its deadline. It now looks at the deadline (and the stop
+    # flag) as it goes: with a burn-in of minutes, a 20 ms search still ends near 20 ms.
+    import threading
+    import time
+
+    from bots.ismcts import monotonic_ns
+
+    state, _ = _greedy_game("classic", 9, 20)
+    view = state.view(0)
+    model = card_inference(view.state, 0, view.history)
+    tree = Tree(1024)
+    tree.begin(view.state, 0, seed=1, inference=model, chains=2, burn_in=10**9)
+    started = time.perf_counter()
+    assert tree.run(10**6, monotonic_ns() + 20_000_000) == 0
+    assert tree.reason == "deadline" and time.perf_counter() - started < 1.0
+    tree.begin(view.state, 0, seed=1, inference=model, chains=2, burn_in=10**9)
+    threading.Timer(0.02, tree.request_stop).start()
+    started = time.perf_counter()
+    assert tree.run(10**6) == 0
+    assert tree.reason == "stop" and time.perf_counter() - started < 1.0
+    tree.begin(view.state, 0, seed=1, inference=model, chains=2, burn_in=10)
+    assert tree.run(50) == 50  # a burn-in that fits is as before, to the iteration
