@@ -3,19 +3,22 @@
 (docs/rl.md lists the fields; `OBSERVATIONS[e].fields` describes them).
 
 Seats are relative: block 0 of a per-seat field is the viewer, then the seats in turn order; rows
-are the viewer's team's first. Counts are plain numbers of cards, not scaled.
+are the viewer's team's first. Counts are plain numbers of cards, not scaled. `lc_update` brings a
+tensor up to date from the state it was written from, comparing card sets a word at a time and
+rewriting only the types and piles that differ.
 
 >>> [obs.size for obs in OBSERVATIONS]
 [383, 752, 331]
 >>> [f.name for f in OBSERVATIONS[1].fields][:6]
 ['hand', 'others', 'hidden', 'known', 'partner_knows', 'team_known']
 """
-from libc.string cimport memset
+from libc.string cimport memset, memcpy
 from libc.stdint cimport uint8_t, uint64_t
 
 from engine._core cimport exp_ctz
 from engine.cards.rules cimport (LCState, LCConfig, CardSet, lc_config, cs_count, cs_size, row_of, pile_of,
-                                 N_EDITIONS, MAX_TYPES, MAX_CARDS, NONE, PH_PLAY, PH_DRAW)
+                                 N_EDITIONS, MAX_TYPES, MAX_CARDS, MAX_PILES, PILE_AREA, NONE, PH_PLAY,
+                                 PH_DRAW)
 from engine.observation cimport Observation, observation_of
 
 from engine.cards.rules import EDITION_NAMES
@@ -29,6 +32,7 @@ ctypedef struct Offsets:
 
 cdef Offsets OFF[N_EDITIONS]
 cdef uint8_t FIRST_SLOT[N_EDITIONS][MAX_TYPES]   # the index of a type's first copy in the deck order
+cdef uint64_t MULTI[N_EDITIONS]                  # the types with copies (counted in `extra` too)
 
 
 def _fields(int e) -> tuple:
@@ -77,6 +81,10 @@ cdef void _set_offsets(int e, tuple fields):
     cdef int i
     for i in range(c.deck_size - 1, -1, -1):
         FIRST_SLOT[e][c.deck_order[i]] = i
+    MULTI[e] = 0
+    for i in range(c.ntypes):
+        if c.copies[i] > 1:
+            MULTI[e] |= (<uint64_t>1) << i
 
 
 cdef inline void _put_set(float* out, const CardSet* s, const LCConfig* c) noexcept nogil:
@@ -134,10 +142,118 @@ cdef void lc_observe(const void* sp, int seat, float* out) noexcept nogil:
             out[o.nodraw + s.nodraw] = 1
 
 
+cdef inline void _diff_set(float* out, const CardSet* a, const CardSet* b, const LCConfig* c,
+                           uint64_t multi) noexcept nogil:
+    """Brings out[type] from the counts of `a` to those of `b`, writing the types that differ."""
+    cdef uint64_t m = a.any ^ b.any
+    cdef int t
+    if a.extra != b.extra:
+        m |= (a.any | b.any) & multi
+    while m:
+        t = exp_ctz(m)
+        m &= m - 1
+        out[t] = cs_count(b, c, t)
+
+
+cdef inline void _clear_turn(const LCState* s, int seat, float* out, const Offsets* o, int S) noexcept nogil:
+    """Clears the one-hot entries lc_observe sets for the phase, the mover and the no-draw pile."""
+    if s.phase == PH_PLAY or s.phase == PH_DRAW:
+        out[o.phase + (0 if s.phase == PH_PLAY else 1)] = 0
+        out[o.to_move + _rel(s.to_move - seat, S)] = 0
+        if s.nodraw != NONE:
+            out[o.nodraw + s.nodraw] = 0
+
+
+cdef inline int _rel(int k, int S) noexcept nogil:
+    """k modulo S for -S <= k < 2S, without a division."""
+    if k >= S:
+        return k - S
+    return k + S if k < 0 else k
+
+
+cdef inline bint _same(const uint8_t* a, const uint8_t* b, int n) noexcept nogil:
+    """Whether n bytes (a multiple of 8) are equal, compared a word at a time without branching."""
+    cdef uint64_t x = 0, u, v
+    cdef int i
+    for i in range(0, n, 8):
+        memcpy(&u, a + i, 8)
+        memcpy(&v, b + i, 8)
+        x |= u ^ v
+    return x == 0
+
+
+cdef void lc_update(const void* pp, int seat0, const void* sp, int seat, float* out) noexcept nogil:
+    cdef const LCState* p = <const LCState*>pp
+    cdef const LCState* s = <const LCState*>sp
+    if seat != seat0:  # another viewer: every block of a seat moves, and a full write is as quick
+        lc_observe(sp, seat, out)
+        return
+    cdef const LCConfig* c = lc_config(s.edition)
+    cdef const Offsets* o = &OFF[s.edition]
+    cdef const uint8_t* first = FIRST_SLOT[s.edition]
+    cdef uint64_t multi = MULTI[s.edition]
+    cdef int T = c.ntypes, S = c.nseats, P = c.npiles, cap = c.pile_cap, j, k, i, t, r, n, other
+    cdef int row = row_of(s, seat), partner = _rel(seat + 2, S) if S == 4 else -1
+    cdef const CardSet* seen
+    cdef uint8_t copies[MAX_TYPES]
+    _diff_set(out + o.hand, &p.hand[seat], &s.hand[seat], c, multi)
+    for j in range(1, S):
+        other = _rel(seat + j, S)
+        if other == partner:
+            seen = &s.pknown[other]
+            _diff_set(out + o.others + (j - 1) * T, &p.pknown[other], seen, c, multi)
+        else:
+            seen = &s.known[other]
+            _diff_set(out + o.others + (j - 1) * T, &p.known[other], seen, c, multi)
+        out[o.hidden + j - 1] = cs_size(&s.hand[other]) - cs_size(seen)
+    for j in range(S):
+        other = _rel(seat + j, S)
+        _diff_set(out + o.known + j * T, &p.known[other], &s.known[other], c, multi)
+    if o.partner_knows >= 0:
+        _diff_set(out + o.partner_knows, &p.pknown[seat], &s.pknown[seat], c, multi)
+        for r in range(2):
+            _diff_set(out + o.team_known + r * T, &p.tknown[(row + r) & 1], &s.tknown[(row + r) & 1], c, multi)
+    for r in range(2):
+        _diff_set(out + o.rows + r * T, &p.rows[(row + r) & 1], &s.rows[(row + r) & 1], c, multi)
+    # A pile that changed is rewritten whole (a discard deepens every card under it); a type's
+    # copies all lie in its colour's pile, so their slots are the pile's alone. Unused pile entries
+    # are zero, so equal piles are equal bytes.
+    if not (_same(s.piles, p.piles, PILE_AREA) and _same(s.pile_n, p.pile_n, 8)):
+        for k in range(P):
+            n = s.pile_n[k]
+            if n == p.pile_n[k] and _same(s.piles + k * cap, p.piles + k * cap, cap):
+                continue
+            out[o.pile_size + k] = n
+            for i in range(p.pile_n[k]):
+                t = p.piles[k * cap + i]
+                for r in range(c.copies[t]):
+                    out[o.pile_depth + first[t] + r] = 0
+            for i in range(n):
+                copies[s.piles[k * cap + i]] = 0
+            for i in range(n - 1, -1, -1):
+                t = s.piles[k * cap + i]
+                out[o.pile_depth + first[t] + copies[t]] = n - i
+                copies[t] += 1
+    out[o.deck] = s.deck_n
+    out[o.totals] = s.totals[row]
+    out[o.totals + 1] = s.totals[1 - row]
+    out[o.round] = s.round
+    out[o.round + 1] = s.rounds
+    out[o.turn] = s.turn
+    out[o.turn + 1] = s.max_turns
+    out[o.cost] = s.cost
+    _clear_turn(p, seat, out, o, S)
+    if s.phase == PH_PLAY or s.phase == PH_DRAW:
+        out[o.phase + (0 if s.phase == PH_PLAY else 1)] = 1
+        out[o.to_move + _rel(s.to_move - seat, S)] = 1
+        if s.nodraw != NONE:
+            out[o.nodraw + s.nodraw] = 1
+
+
 def _observation(int e) -> Observation:
     fields = _fields(e)
     _set_offsets(e, fields)
-    return observation_of(EDITION_NAMES[e], lc_observe, fields)
+    return observation_of(EDITION_NAMES[e], lc_observe, fields, lc_update)
 
 
 OBSERVATIONS = tuple(_observation(_e) for _e in range(N_EDITIONS))
