@@ -14,19 +14,11 @@ learner may keep them).
 >>> int(obs["action_mask"].sum()) == len(e.game.legal()), obs["observation"].dtype.name
 (True, 'float32')
 """
-from cpython.buffer cimport PyObject_GetBuffer, PyBuffer_Release, PyBUF_WRITABLE
-from libc.string cimport memset
-
 from engine._core cimport State, MAX_LEGAL
-from engine.observation cimport Observation, ObserveFn
-
-import numpy as np
+from rl.views cimport Views
 
 from engine.errors import IllegalDecisionError
 
-_empty = np.empty
-_F32 = np.dtype(np.float32)
-_I8 = np.dtype(np.int8)
 _NEVER = 2**63 - 1
 
 
@@ -39,41 +31,21 @@ cdef class AECCore:
     cdef public list agents, possible_agents
     cdef public dict rewards, _cumulative_rewards, terminations, truncations, infos
     cdef dict _seat_of
-    cdef ObserveFn _fn
-    cdef bytes _name
-    cdef int _size, _num_actions
+    cdef Views _views
+    cdef int _num_actions
 
     def _bind(self, edition, possible_agents: list) -> None:
         """Takes the edition's observation writer and the agents (seat k is possible_agents[k])."""
-        cdef Observation obs = edition.observation
-        self._fn = obs.fn
-        self._name = obs.name.encode()
-        self._size = obs.size
+        self._views = Views(edition)
         self._num_actions = edition.rules.num_decision_ids
         self.possible_agents = list(possible_agents)
         self._seat_of = {agent: k for k, agent in enumerate(self.possible_agents)}
 
     cdef object _observe(self, object agent):
-        cdef int seat = self._seat_of[agent], k, n, mover
+        cdef int seat = self._seat_of[agent]
         cdef State game = self.game
-        cdef int legal[MAX_LEGAL]
-        cdef Py_buffer buf
-        if game.ops.name != self._name:
-            raise ValueError(f"a state of {game.edition}, an environment of {self._name.decode()}")
-        observation = _empty(self._size, _F32)
-        mask = _empty(self._num_actions, _I8)
-        PyObject_GetBuffer(observation, &buf, PyBUF_WRITABLE)
-        self._fn(game.ptr, seat, <float*>buf.buf)
-        PyBuffer_Release(&buf)
-        PyObject_GetBuffer(mask, &buf, PyBUF_WRITABLE)
-        memset(buf.buf, 0, self._num_actions)
-        mover = game.ops.to_move(game.ptr)
-        if mover == seat:
-            n = game.ops.legal(game.ptr, legal)
-            for k in range(n):
-                (<char*>buf.buf)[legal[k]] = 1
-        PyBuffer_Release(&buf)
-        return {"observation": observation, "action_mask": mask}
+        return {"observation": self._views._observation(game, seat),
+                "action_mask": self._views._mask(game, game.ops.to_move(game.ptr) == seat)}
 
     def observe(self, agent: str) -> dict:
         """The agent's observation tensor and action mask (new arrays; the mask is all 0 for an agent

@@ -86,6 +86,28 @@ def test_pettingzoo_api_and_seed_tests(edition):
     seed_test(lambda: env(edition, _players(edition), **options), num_cycles=300)
 
 
+def test_pettingzoo_observations_kept_are_never_overwritten():
+    """The environment reuses an observation's arrays only once nothing else refers to them: those a
+    learner keeps (the dict, or an array alone) stay as they were, the rest are recycled."""
+    from rl.pettingzoo import env
+
+    aec = env("classic", rounds=1)
+    aec.reset(seed=2)
+    kept, copies, arrays = [], [], []
+    for step, agent in enumerate(aec.agent_iter()):
+        obs, _, terminated, truncated, _ = aec.last()
+        if step % 3 == 0:
+            kept.append(obs)
+            copies.append((obs["observation"].copy(), obs["action_mask"].copy()))
+        elif step % 3 == 1:
+            arrays.append((obs["observation"], obs["observation"].copy()))
+        aec.step(None if terminated or truncated else int(np.flatnonzero(obs["action_mask"])[0]))
+    for obs, (tensor, mask) in zip(kept, copies):
+        assert np.array_equal(obs["observation"], tensor) and np.array_equal(obs["action_mask"], mask)
+    assert all(np.array_equal(a, b) for a, b in arrays)
+    assert len({id(obs["observation"]) for obs in kept}) == len(kept)
+
+
 # ----- Gymnasium ------------------------------------------------------------------------------------
 
 def test_gymnasium_environment_checker(edition):
