@@ -16,7 +16,7 @@ from libc.stdint cimport uint8_t, uint64_t
 from engine._core cimport exp_ctz, MAX_SEATS
 from engine.board.rules cimport (BoardStruct, Cards, cards_count, cards_size, NCOLOURS, NTYPES, NCARDS, NSTONES,
                                  NONE, PH_PLAY, PH_MOVE, PH_DRAW, PILE_CAP, TILE_ARTIFACT, TILE_ARROW, TILE_VP)
-from engine.observation cimport Observation, observation_of
+from engine.observation cimport Observation, observation_of, same_bytes
 
 from engine.observation import layout
 
@@ -136,15 +136,6 @@ cdef inline void _diff_set(float* out, const Cards* a, const Cards* b) noexcept 
         out[t] = cards_count(b, t)
 
 
-cdef inline bint _same(const uint8_t* a, const uint8_t* b, int n) noexcept nogil:
-    """Whether n bytes are equal (compared without an early exit, which the compiler vectorises)."""
-    cdef uint8_t x = 0
-    cdef int i
-    for i in range(n):
-        x |= a[i] ^ b[i]
-    return x == 0
-
-
 cdef inline void _turn(const BoardStruct* s, int seat, float* out, float v) noexcept nogil:
     """Sets (v = 1) or clears (v = 0) the one-hot entries of the phase, the mover and the pile."""
     cdef int n = s.nseats, k
@@ -174,8 +165,9 @@ cdef void board_update(const void* pp, int seat0, const void* sp, int seat, floa
         if j:
             out[O_HIDDEN + j - 1] = cards_size(&s.hand[o]) - cards_size(&s.known[o])
         _diff_set(out + O_COLUMNS + j * NTYPES, &p.cols[po], &s.cols[o])
-        if not (p.begun[po] == s.begun[o] and _same(p.last[po], s.last[o], NCOLOURS)
-                and _same(p.dir[po], s.dir[o], NCOLOURS) and _same(p.stone[po], s.stone[o], NCOLOURS)):
+        if not (p.begun[po] == s.begun[o] and same_bytes(p.last[po], s.last[o], NCOLOURS)
+                and same_bytes(p.dir[po], s.dir[o], NCOLOURS)
+                and same_bytes(p.stone[po], s.stone[o], NCOLOURS)):
             for x in range(NCOLOURS):
                 out[O_BEGUN + j * NCOLOURS + x] = (s.begun[o] >> x) & 1
                 out[O_LAST + j * NCOLOURS + x] = s.last[o][x]
@@ -190,7 +182,7 @@ cdef void board_update(const void* pp, int seat0, const void* sp, int seat, floa
                 out[O_RESEARCHER + j * NCOLOURS + s.researcher[o]] = 1
         out[O_ARTIFACTS + j] = s.artifacts[o]
         out[O_TOTALS + j] = s.totals[o]
-    if not _same(&p.tile[0][0], &s.tile[0][0], NCOLOURS * (NSTONES + 1)):
+    if not same_bytes(&p.tile[0][0], &s.tile[0][0], NCOLOURS * (NSTONES + 1)):
         for x in range(NCOLOURS):
             for i in range(1, NSTONES + 1):
                 code = s.tile[x][i]
@@ -199,9 +191,10 @@ cdef void board_update(const void* pp, int seat0, const void* sp, int seat, floa
                 out[O_TILES + (2 * NCOLOURS + x) * NSTONES + i - 1] = code - TILE_VP if code >= TILE_VP else 0
     # A changed pile is rewritten whole (a discard deepens every card under it); a type's two
     # copies lie in its colour's pile, so their slots are the pile's alone.
-    if not (_same(p.pile_n, s.pile_n, NCOLOURS) and _same(p.piles, s.piles, NCOLOURS * PILE_CAP)):
+    if not (same_bytes(p.pile_n, s.pile_n, NCOLOURS) and same_bytes(p.piles, s.piles, NCOLOURS * PILE_CAP)):
         for k in range(NCOLOURS):
-            if p.pile_n[k] == s.pile_n[k] and _same(p.piles + k * PILE_CAP, s.piles + k * PILE_CAP, PILE_CAP):
+            if (p.pile_n[k] == s.pile_n[k]
+                    and same_bytes(p.piles + k * PILE_CAP, s.piles + k * PILE_CAP, PILE_CAP)):
                 continue
             out[O_PILE_SIZE + k] = s.pile_n[k]
             for i in range(p.pile_n[k]):

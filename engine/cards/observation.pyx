@@ -12,14 +12,14 @@ rewriting only the types and piles that differ.
 >>> [f.name for f in OBSERVATIONS[1].fields][:6]
 ['hand', 'others', 'hidden', 'known', 'partner_knows', 'team_known']
 """
-from libc.string cimport memset, memcpy
+from libc.string cimport memset
 from libc.stdint cimport uint8_t, uint64_t
 
 from engine._core cimport exp_ctz
 from engine.cards.rules cimport (LCState, LCConfig, CardSet, lc_config, cs_count, cs_size, row_of, pile_of,
                                  N_EDITIONS, MAX_TYPES, MAX_CARDS, MAX_PILES, PILE_AREA, NONE, PH_PLAY,
                                  PH_DRAW)
-from engine.observation cimport Observation, observation_of
+from engine.observation cimport Observation, observation_of, same_bytes, exp_bits_to_floats
 
 from engine.cards.rules import EDITION_NAMES
 from engine.observation import layout
@@ -87,39 +87,53 @@ cdef void _set_offsets(int e, tuple fields):
             MULTI[e] |= (<uint64_t>1) << i
 
 
-cdef inline void _put_set(float* out, const CardSet* s, const LCConfig* c) noexcept nogil:
-    """Adds the count of every type of `s` at out[type]."""
-    cdef uint64_t m = s.any
+cdef inline int _rel(int k, int S) noexcept nogil:
+    """k modulo S for -S <= k < 2S, without a division."""
+    if k >= S:
+        return k - S
+    return k + S if k < 0 else k
+
+
+cdef inline void _dense_set(float* out, const CardSet* s, const LCConfig* c, uint64_t multi,
+                            int T) noexcept nogil:
+    """Writes the count of every type of `s` at out[type], zeros included, 16 at a time (the few
+    types with copies corrected after)."""
+    cdef uint64_t m
     cdef int t
-    while m:
-        t = exp_ctz(m)
-        m &= m - 1
-        out[t] += cs_count(s, c, t)
+    exp_bits_to_floats(s.any, 0, out, T)
+    if s.extra:
+        m = s.any & multi
+        while m:
+            t = exp_ctz(m)
+            m &= m - 1
+            out[t] = cs_count(s, c, t)
 
 
 cdef void lc_observe(const void* sp, int seat, float* out) noexcept nogil:
     cdef const LCState* s = <const LCState*>sp
     cdef const LCConfig* c = lc_config(s.edition)
     cdef const Offsets* o = &OFF[s.edition]
+    cdef uint64_t multi = MULTI[s.edition]
     cdef int T = c.ntypes, S = c.nseats, P = c.npiles, j, k, i, t, other, r
-    cdef int row = row_of(s, seat), partner = (seat + 2) % 4 if S == 4 else -1
+    cdef int row = row_of(s, seat), partner = _rel(seat + 2, S) if S == 4 else -1
     cdef const CardSet* seen
     cdef uint8_t copies[MAX_TYPES]
-    memset(out, 0, (o.cost + 1) * sizeof(float))
-    _put_set(out + o.hand, &s.hand[seat], c)
+    # The card-set blocks (every field before pile_depth) are written whole; the rest cleared first.
+    memset(out + o.pile_depth, 0, (o.cost + 1 - o.pile_depth) * sizeof(float))
+    _dense_set(out + o.hand, &s.hand[seat], c, multi, T)
     for j in range(1, S):
-        other = (seat + j) % S
+        other = _rel(seat + j, S)
         seen = &s.pknown[other] if other == partner else &s.known[other]
-        _put_set(out + o.others + (j - 1) * T, seen, c)
+        _dense_set(out + o.others + (j - 1) * T, seen, c, multi, T)
         out[o.hidden + j - 1] = cs_size(&s.hand[other]) - cs_size(seen)
     for j in range(S):
-        _put_set(out + o.known + j * T, &s.known[(seat + j) % S], c)
+        _dense_set(out + o.known + j * T, &s.known[_rel(seat + j, S)], c, multi, T)
     if o.partner_knows >= 0:
-        _put_set(out + o.partner_knows, &s.pknown[seat], c)
+        _dense_set(out + o.partner_knows, &s.pknown[seat], c, multi, T)
         for r in range(2):
-            _put_set(out + o.team_known + r * T, &s.tknown[(row + r) & 1], c)
+            _dense_set(out + o.team_known + r * T, &s.tknown[(row + r) & 1], c, multi, T)
     for r in range(2):
-        _put_set(out + o.rows + r * T, &s.rows[(row + r) & 1], c)
+        _dense_set(out + o.rows + r * T, &s.rows[(row + r) & 1], c, multi, T)
     memset(copies, 0, sizeof(copies))
     for k in range(P):
         out[o.pile_size + k] = s.pile_n[k]
@@ -137,7 +151,7 @@ cdef void lc_observe(const void* sp, int seat, float* out) noexcept nogil:
     out[o.cost] = s.cost
     if s.phase == PH_PLAY or s.phase == PH_DRAW:
         out[o.phase + (0 if s.phase == PH_PLAY else 1)] = 1
-        out[o.to_move + (s.to_move - seat + S) % S] = 1
+        out[o.to_move + _rel(s.to_move - seat, S)] = 1
         if s.nodraw != NONE:
             out[o.nodraw + s.nodraw] = 1
 
@@ -162,24 +176,6 @@ cdef inline void _clear_turn(const LCState* s, int seat, float* out, const Offse
         out[o.to_move + _rel(s.to_move - seat, S)] = 0
         if s.nodraw != NONE:
             out[o.nodraw + s.nodraw] = 0
-
-
-cdef inline int _rel(int k, int S) noexcept nogil:
-    """k modulo S for -S <= k < 2S, without a division."""
-    if k >= S:
-        return k - S
-    return k + S if k < 0 else k
-
-
-cdef inline bint _same(const uint8_t* a, const uint8_t* b, int n) noexcept nogil:
-    """Whether n bytes (a multiple of 8) are equal, compared a word at a time without branching."""
-    cdef uint64_t x = 0, u, v
-    cdef int i
-    for i in range(0, n, 8):
-        memcpy(&u, a + i, 8)
-        memcpy(&v, b + i, 8)
-        x |= u ^ v
-    return x == 0
 
 
 cdef void lc_update(const void* pp, int seat0, const void* sp, int seat, float* out) noexcept nogil:
@@ -218,10 +214,10 @@ cdef void lc_update(const void* pp, int seat0, const void* sp, int seat, float* 
     # A pile that changed is rewritten whole (a discard deepens every card under it); a type's
     # copies all lie in its colour's pile, so their slots are the pile's alone. Unused pile entries
     # are zero, so equal piles are equal bytes.
-    if not (_same(s.piles, p.piles, PILE_AREA) and _same(s.pile_n, p.pile_n, 8)):
+    if not (same_bytes(s.piles, p.piles, PILE_AREA) and same_bytes(s.pile_n, p.pile_n, 8)):
         for k in range(P):
             n = s.pile_n[k]
-            if n == p.pile_n[k] and _same(s.piles + k * cap, p.piles + k * cap, cap):
+            if n == p.pile_n[k] and same_bytes(s.piles + k * cap, p.piles + k * cap, cap):
                 continue
             out[o.pile_size + k] = n
             for i in range(p.pile_n[k]):

@@ -17,9 +17,10 @@ from libc.stdint cimport uint8_t
 
 from engine._core cimport MAX_SEATS
 from engine.eldorado.rules cimport (EdState, EdSeat, ED_TYPES, ED_TOKENS, ED_MAX_HEXES, ED_MAX_CONN, ED_MAX_CAVES,
-                                   ED_BLOCKADES, ED_ROUTES, ED_PIECES, ED_ELDORADO, ED_NONE, PH_PLAY, PH_DISCARD,
+                                   ED_BLOCKADES, ED_ROUTES, ED_PIECES, ED_DECK, ED_ELDORADO, ED_NONE, PH_PLAY,
+                                   PH_DISCARD,
                                    T_RUBBLE, F_KEEP_ITEM, F_PASS_OCCUPIED, F_CHANGE_SYMBOL)
-from engine.observation cimport Observation, observation_of
+from engine.observation cimport Observation, observation_of, same_bytes
 
 from engine.observation import layout
 
@@ -73,45 +74,72 @@ cdef int O_ROUTE = _BY["route"], O_ROUNDS = _BY["rounds"]
 cdef int SIZE = sum(f.size for f in FIELDS)
 
 
-cdef inline bint _same(const uint8_t* a, const uint8_t* b, int n) noexcept nogil:
-    """Whether n bytes are equal (compared without an early exit, which the compiler vectorises)."""
-    cdef uint8_t x = 0
-    cdef int i
-    for i in range(n):
-        x |= a[i] ^ b[i]
-    return x == 0
-
-
 cdef inline int _hex(int h) noexcept nogil:
     """A piece's entry in its one-hot block (the last entry: El Dorado)."""
     return ED_MAX_HEXES if h == ED_ELDORADO else h
 
 
-cdef inline void _write_seat(const EdSeat* e, int j, int npieces, float* out) noexcept nogil:
-    """Writes the blocks of the seat j places after the viewer but its pieces' old entries (cleared
-    by the caller: the tensor is zero, or the update clears them)."""
-    cdef int t, k, p, size = 0
+cdef inline void _write_cards(const EdSeat* e, int j, float* out) noexcept nogil:
+    """The seat's hand and draw pile: the viewer's apart, another seat's as one set (unseen)."""
+    cdef int t, k, size = 0
     cdef float* cards = out + (O_HAND if j == 0 else O_UNSEEN + (j - 1) * ED_TYPES)
     cdef float* draw = out + (O_DRAW if j == 0 else O_UNSEEN + (j - 1) * ED_TYPES)
     for t in range(ED_TYPES):
         size += e.hand[t]
         cards[t] = e.hand[t]
-        out[O_DISCARD + j * ED_TYPES + t] = e.discard[t]
-        out[O_REMOVED + j * ED_TYPES + t] = e.removed[t]
     if j == 0:
         memset(draw, 0, ED_TYPES * sizeof(float))
     for k in range(e.draw_n):
         draw[e.draw[k]] += 1
     out[O_HAND_SIZE + j] = size
     out[O_DRAW_SIZE + j] = e.draw_n
+
+
+cdef inline void _write_piles(const EdSeat* e, int j, float* out) noexcept nogil:
+    cdef int t
+    for t in range(ED_TYPES):
+        out[O_DISCARD + j * ED_TYPES + t] = e.discard[t]
+        out[O_REMOVED + j * ED_TYPES + t] = e.removed[t]
+
+
+cdef inline void _write_items(const EdSeat* e, int j, float* out) noexcept nogil:
+    cdef int t
     for t in range(ED_TOKENS):
         out[O_TOKENS + j * ED_TOKENS + t] = e.tokens[t]
-    for k in range(ED_BLOCKADES):
-        out[O_HELD + j * ED_BLOCKADES + k] = (e.held >> k) & 1
+    for t in range(ED_BLOCKADES):
+        out[O_HELD + j * ED_BLOCKADES + t] = (e.held >> t) & 1
+
+
+cdef inline void _write_pieces(const EdSeat* e, int j, int npieces, float* out, float v) noexcept nogil:
+    """Sets (v = 1) or clears (v = 0) the pieces' one-hot entries; writes what they explored."""
+    cdef int p, k
     for p in range(npieces):
-        out[O_PIECES + (j * ED_PIECES + p) * (ED_MAX_HEXES + 1) + _hex(e.piece[p])] = 1
+        out[O_PIECES + (j * ED_PIECES + p) * (ED_MAX_HEXES + 1) + _hex(e.piece[p])] = v
         for k in range(ED_MAX_CAVES):
             out[O_EXPLORED + (j * ED_PIECES + p) * ED_MAX_CAVES + k] = (e.explored[p] >> k) & 1
+
+
+cdef inline void _write_seat(const EdSeat* e, int j, int npieces, float* out) noexcept nogil:
+    """Writes the blocks of the seat j places after the viewer but its pieces' old entries (cleared
+    by the caller: the tensor is zero, or the update clears them)."""
+    _write_cards(e, j, out)
+    _write_piles(e, j, out)
+    _write_items(e, j, out)
+    _write_pieces(e, j, npieces, out, 1)
+
+
+cdef inline void _update_seat(const EdSeat* a, const EdSeat* e, int j, int npieces, float* out) noexcept nogil:
+    """Brings block j from seat `a` to seat `e`, rewriting the parts that differ."""
+    if not (same_bytes(a.hand, e.hand, ED_TYPES) and a.draw_n == e.draw_n
+            and same_bytes(a.draw, e.draw, ED_DECK)):
+        _write_cards(e, j, out)
+    if not (same_bytes(a.discard, e.discard, ED_TYPES) and same_bytes(a.removed, e.removed, ED_TYPES)):
+        _write_piles(e, j, out)
+    if not (same_bytes(a.tokens, e.tokens, ED_TOKENS) and a.held == e.held):
+        _write_items(e, j, out)
+    if not (same_bytes(a.piece, e.piece, ED_PIECES) and same_bytes(a.explored, e.explored, ED_PIECES)):
+        _write_pieces(a, j, npieces, out, 0)
+        _write_pieces(e, j, npieces, out, 1)
 
 
 cdef inline void _write_caves(const EdState* s, float* out) noexcept nogil:
@@ -125,13 +153,21 @@ cdef inline void _write_caves(const EdState* s, float* out) noexcept nogil:
         out[O_CAVE_POOL + k] += s.box[k]
 
 
-cdef inline void _write_public(const EdState* s, float* out) noexcept nogil:
-    """The dense public entries (every one written)."""
+cdef inline void _write_market(const EdState* s, float* out) noexcept nogil:
     cdef int t
     for t in range(ED_TYPES):
         out[O_MARKET + t] = s.market[t]
         out[O_ON_BOARD + t] = (s.on_board >> t) & 1
+
+
+cdef inline void _write_played(const EdState* s, float* out) noexcept nogil:
+    cdef int t
+    for t in range(ED_TYPES):
         out[O_PLAYED + t] = s.played[t]
+
+
+cdef inline void _write_public(const EdState* s, float* out) noexcept nogil:
+    """The public entries but the market, the played cards, the caves and the one-hot ones."""
     out[O_TURN_STATE] = s.coins
     out[O_TURN_STATE + 1] = s.bought
     out[O_TURN_STATE + 2] = s.leftover
@@ -178,6 +214,8 @@ cdef void ed_observe(const void* sp, int seat, float* out) noexcept nogil:
     for j in range(n):
         o = seat + j - n if seat + j >= n else seat + j
         _write_seat(&s.seat[o], j, npieces, out)
+    _write_market(s, out)
+    _write_played(s, out)
     _write_public(s, out)
     _write_caves(s, out)
     _onehots(s, seat, out, 1)
@@ -186,7 +224,7 @@ cdef void ed_observe(const void* sp, int seat, float* out) noexcept nogil:
 cdef void ed_update(const void* pp, int seat0, const void* sp, int seat, float* out) noexcept nogil:
     cdef const EdState* p = <const EdState*>pp
     cdef const EdState* s = <const EdState*>sp
-    cdef int n = s.players, npieces = 2 if s.players == 2 else 1, j, o, po, q
+    cdef int n = s.players, npieces = 2 if s.players == 2 else 1, j, o, po
     if n != p.players:
         ed_observe(sp, seat, out)
         return
@@ -195,14 +233,16 @@ cdef void ed_update(const void* pp, int seat0, const void* sp, int seat, float* 
     for j in range(n):
         o = seat + j - n if seat + j >= n else seat + j
         po = seat0 + j - n if seat0 + j >= n else seat0 + j
-        if _same(<const uint8_t*>&p.seat[po], <const uint8_t*>&s.seat[o], sizeof(EdSeat)):
-            continue
-        for q in range(npieces):
-            out[O_PIECES + (j * ED_PIECES + q) * (ED_MAX_HEXES + 1) + _hex(p.seat[po].piece[q])] = 0
-        _write_seat(&s.seat[o], j, npieces, out)
+        if not same_bytes(<const uint8_t*>&p.seat[po], <const uint8_t*>&s.seat[o], sizeof(EdSeat)):
+            _update_seat(&p.seat[po], &s.seat[o], j, npieces, out)
+    if not (p.on_board == s.on_board and same_bytes(p.market, s.market, ED_TYPES)):
+        _write_market(s, out)
+    if not same_bytes(p.played, s.played, ED_TYPES):
+        _write_played(s, out)
     _write_public(s, out)
-    if not (_same(s.cave_n, p.cave_n, ED_MAX_CAVES) and _same(&s.cave[0][0], &p.cave[0][0], sizeof(s.cave))
-            and _same(s.box, p.box, ED_TOKENS)):
+    if not (same_bytes(s.cave_n, p.cave_n, ED_MAX_CAVES)
+            and same_bytes(&s.cave[0][0], &p.cave[0][0], sizeof(s.cave))
+            and same_bytes(s.box, p.box, ED_TOKENS)):
         _write_caves(s, out)
     _onehots(p, seat0, out, 0)
     _onehots(s, seat, out, 1)
