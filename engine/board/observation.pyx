@@ -16,7 +16,7 @@ from libc.stdint cimport uint8_t, uint64_t
 from engine._core cimport exp_ctz, MAX_SEATS
 from engine.board.rules cimport (BoardStruct, Cards, cards_count, cards_size, NCOLOURS, NTYPES, NCARDS, NSTONES,
                                  NONE, PH_PLAY, PH_MOVE, PH_DRAW, PILE_CAP, TILE_ARTIFACT, TILE_ARROW, TILE_VP)
-from engine.observation cimport Observation, observation_of, same_bytes
+from engine.observation cimport Observation, observation_of, same_bytes, exp_bits_to_floats
 
 from engine.observation import layout
 
@@ -63,12 +63,8 @@ cdef int SIZE = sum(f.size for f in FIELDS)
 
 
 cdef inline void _put_set(float* out, const Cards* s) noexcept nogil:
-    cdef uint64_t m = s.any
-    cdef int t
-    while m:
-        t = exp_ctz(m)
-        m &= m - 1
-        out[t] += cards_count(s, t)
+    """Writes the count of every type of `s` at out[type], zeros included, 16 at a time."""
+    exp_bits_to_floats(s.any, s.extra, out, NTYPES)
 
 
 cdef void board_observe(const void* sp, int seat, float* out) noexcept nogil:
@@ -152,7 +148,7 @@ cdef void board_update(const void* pp, int seat0, const void* sp, int seat, floa
     cdef const BoardStruct* s = <const BoardStruct*>sp
     cdef int n = s.nseats, j, o, po, x, i, k, t, code, d
     cdef uint8_t copies[NTYPES]
-    if n != p.nseats:
+    if seat != seat0 or n != p.nseats:  # another viewer: every seat's blocks move, a fresh write is quicker
         board_observe(sp, seat, out)
         return
     # Block j holds the seat j places after the viewer: seat o now, po in the tensor before (the
