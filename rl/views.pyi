@@ -6,6 +6,8 @@ from typing_extensions import disjoint_base
 from engine._core import State
 from engine.edition import Edition
 
+POOL: int
+
 @disjoint_base
 class Views:
     def __init__(self, edition: Edition) -> None: ...

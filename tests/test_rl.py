@@ -239,7 +239,7 @@ def test_a_trained_agent_is_saved_loaded_and_served_as_a_protocol_bot(tmp_path):
 
 # ----- the examples of the docstrings -----------------------------------------------------------------
 
-@pytest.mark.parametrize("name", ["rl.spaces", "rl.views", "rl.batched", "rl.opponents", "rl.pettingzoo",
+@pytest.mark.parametrize("name", ["rl.spaces", "rl.views", "rl.aec", "rl.batched", "rl.opponents", "rl.pettingzoo",
                                   "rl.gymnasium", "rl.openspiel", "rl.benchmark", "rl.agent"])
 def test_module_examples(name):
     import doctest
