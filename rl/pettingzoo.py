@@ -13,6 +13,7 @@ What the protocol calls at every step (`agent_iter`, `last`, `observe`, `step`) 
 """
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 import numpy as np
@@ -39,14 +40,14 @@ class ExpeditionsAEC(AECCore, AECEnv):  # type: ignore[misc]  # pettingzoo is no
         self.rule_options = self.record.resolve_options(options)
         self.spaces = Spaces(self.record)
         self.render_mode = render_mode
-        self._bind(self.record, [f"seat_{k}" for k in range(self.players)])
+        self.game: State = self.record.new_game(0, self.players, **self.rule_options)
+        self._bind(self.record, [f"seat_{k}" for k in range(self.players)], self.game)
+        self._seed(secrets.randbits(64))
         box = spaces.Box(-BOUND, BOUND, shape=(self.spaces.size,), dtype=np.float32)
         masks = spaces.Box(0, 1, shape=(self.spaces.num_actions,), dtype=np.int8)
         self.observation_spaces = {a: spaces.Dict({"observation": box, "action_mask": masks})
                                    for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(self.spaces.num_actions) for a in self.possible_agents}
-        self._seeds = np.random.default_rng()
-        self.game: State = self.record.new_game(0, self.players, **self.rule_options)
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -56,14 +57,13 @@ class ExpeditionsAEC(AECCore, AECEnv):  # type: ignore[misc]  # pettingzoo is no
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         if seed is not None:
-            self._seeds = np.random.default_rng(seed)
-        deal = int(self._seeds.integers(0, 2**63))
-        self.game = self.record.new_game(deal, self.players, **self.rule_options)
+            self._seed(seed)
+        self.game = self._next_game()  # as self.record.new_game(next seed, ...) deals it, quicker
         self.agents = list(self.possible_agents)
-        self.rewards = {a: 0.0 for a in self.agents}
-        self._cumulative_rewards = {a: 0.0 for a in self.agents}
-        self.terminations = {a: False for a in self.agents}
-        self.truncations = {a: False for a in self.agents}
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = self.possible_agents[self.game.to_move or 0]
 

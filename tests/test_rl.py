@@ -86,6 +86,22 @@ def test_pettingzoo_api_and_seed_tests(edition):
     seed_test(lambda: env(edition, _players(edition), **options), num_cycles=300)
 
 
+def test_pettingzoo_deals_each_match_as_the_engine_deals_it(edition):
+    """`reset` deals the environment's template again in place (GameOps.reset): the position is the
+    one `Edition.new_game` deals from the same seed."""
+    from rl.pettingzoo import env
+
+    aec = env(edition, _players(edition), **short_options(edition))
+    record = engine.get_edition(edition)
+    for deal in (0, 1, 77, 2**63 + 5):
+        game = aec._next_game(deal)
+        fresh = record.new_game(deal, _players(edition), **short_options(edition))
+        assert game == fresh and game.to_text() == fresh.to_text()
+        game.apply(game.legal()[0])
+        fresh.apply(fresh.legal()[0])
+        assert game.view_text(0) == fresh.view_text(0)
+
+
 def test_pettingzoo_observations_kept_are_never_overwritten():
     """The environment reuses an observation's arrays only once nothing else refers to them: those a
     learner keeps (the dict, or an array alone) stay as they were, the rest are recycled."""
