@@ -5,7 +5,8 @@
 Seats are relative: block 0 of a per-seat field is the viewer, then the seats in turn order; rows
 are the viewer's team's first. Counts are plain numbers of cards, not scaled. `lc_update` brings a
 tensor up to date from the state it was written from, comparing card sets a word at a time and
-rewriting only the types and piles that differ.
+rewriting only the blocks and piles that differ (whatever the viewers: a block of another seat is a
+set that differs).
 
 >>> [obs.size for obs in OBSERVATIONS]
 [383, 752, 331]
@@ -19,7 +20,7 @@ from engine._core cimport exp_ctz
 from engine.cards.rules cimport (LCState, LCConfig, CardSet, lc_config, cs_count, cs_size, row_of, pile_of,
                                  N_EDITIONS, MAX_TYPES, MAX_CARDS, MAX_PILES, PILE_AREA, NONE, PH_PLAY,
                                  PH_DRAW)
-from engine.observation cimport Observation, observation_of, same_bytes, exp_bits_to_floats
+from engine.observation cimport Observation, observation_of, same_bytes, exp_bits_to_floats, EXP_WIDE_MASKS
 
 from engine.cards.rules import EDITION_NAMES
 from engine.observation import layout
@@ -156,11 +157,18 @@ cdef void lc_observe(const void* sp, int seat, float* out) noexcept nogil:
             out[o.nodraw + s.nodraw] = 1
 
 
-cdef inline void _diff_set(float* out, const CardSet* a, const CardSet* b, const LCConfig* c,
-                           uint64_t multi) noexcept nogil:
-    """Brings out[type] from the counts of `a` to those of `b`, writing the types that differ."""
-    cdef uint64_t m = a.any ^ b.any
+cdef inline void _set_block(float* out, const CardSet* a, const CardSet* b, const LCConfig* c, uint64_t multi,
+                            int T) noexcept nogil:
+    """Brings a block from the counts of set `a` to those of `b`: nothing when they are equal, else
+    the whole block 16 types at a time with AVX-512, or the types that differ one by one."""
+    cdef uint64_t m
     cdef int t
+    if a.any == b.any and a.extra == b.extra:
+        return
+    if EXP_WIDE_MASKS:
+        _dense_set(out, b, c, multi, T)
+        return
+    m = a.any ^ b.any
     if a.extra != b.extra:
         m |= (a.any | b.any) & multi
     while m:
@@ -181,36 +189,34 @@ cdef inline void _clear_turn(const LCState* s, int seat, float* out, const Offse
 cdef void lc_update(const void* pp, int seat0, const void* sp, int seat, float* out) noexcept nogil:
     cdef const LCState* p = <const LCState*>pp
     cdef const LCState* s = <const LCState*>sp
-    if seat != seat0:  # another viewer: every block of a seat moves, and a full write is as quick
-        lc_observe(sp, seat, out)
-        return
     cdef const LCConfig* c = lc_config(s.edition)
     cdef const Offsets* o = &OFF[s.edition]
     cdef const uint8_t* first = FIRST_SLOT[s.edition]
     cdef uint64_t multi = MULTI[s.edition]
-    cdef int T = c.ntypes, S = c.nseats, P = c.npiles, cap = c.pile_cap, j, k, i, t, r, n, other
-    cdef int row = row_of(s, seat), partner = _rel(seat + 2, S) if S == 4 else -1
+    cdef int T = c.ntypes, S = c.nseats, P = c.npiles, cap = c.pile_cap, j, k, i, t, r, n, other, other0
+    cdef int row = row_of(s, seat), row0 = row_of(p, seat0)
+    cdef int partner = _rel(seat + 2, S) if S == 4 else -1, partner0 = _rel(seat0 + 2, S) if S == 4 else -1
     cdef const CardSet* seen
+    cdef const CardSet* seen0
     cdef uint8_t copies[MAX_TYPES]
-    _diff_set(out + o.hand, &p.hand[seat], &s.hand[seat], c, multi)
+    # Block j of a per-seat field holds the seat j places after the viewer: `other` now, `other0` in
+    # the tensor before (another seat when the viewer changed: its blocks are rewritten).
+    _set_block(out + o.hand, &p.hand[seat0], &s.hand[seat], c, multi, T)
     for j in range(1, S):
         other = _rel(seat + j, S)
-        if other == partner:
-            seen = &s.pknown[other]
-            _diff_set(out + o.others + (j - 1) * T, &p.pknown[other], seen, c, multi)
-        else:
-            seen = &s.known[other]
-            _diff_set(out + o.others + (j - 1) * T, &p.known[other], seen, c, multi)
+        other0 = _rel(seat0 + j, S)
+        seen = &s.pknown[other] if other == partner else &s.known[other]
+        seen0 = &p.pknown[other0] if other0 == partner0 else &p.known[other0]
+        _set_block(out + o.others + (j - 1) * T, seen0, seen, c, multi, T)
         out[o.hidden + j - 1] = cs_size(&s.hand[other]) - cs_size(seen)
     for j in range(S):
-        other = _rel(seat + j, S)
-        _diff_set(out + o.known + j * T, &p.known[other], &s.known[other], c, multi)
+        _set_block(out + o.known + j * T, &p.known[_rel(seat0 + j, S)], &s.known[_rel(seat + j, S)], c, multi, T)
     if o.partner_knows >= 0:
-        _diff_set(out + o.partner_knows, &p.pknown[seat], &s.pknown[seat], c, multi)
+        _set_block(out + o.partner_knows, &p.pknown[seat0], &s.pknown[seat], c, multi, T)
         for r in range(2):
-            _diff_set(out + o.team_known + r * T, &p.tknown[(row + r) & 1], &s.tknown[(row + r) & 1], c, multi)
+            _set_block(out + o.team_known + r * T, &p.tknown[(row0 + r) & 1], &s.tknown[(row + r) & 1], c, multi, T)
     for r in range(2):
-        _diff_set(out + o.rows + r * T, &p.rows[(row + r) & 1], &s.rows[(row + r) & 1], c, multi)
+        _set_block(out + o.rows + r * T, &p.rows[(row0 + r) & 1], &s.rows[(row + r) & 1], c, multi, T)
     # A pile that changed is rewritten whole (a discard deepens every card under it); a type's
     # copies all lie in its colour's pile, so their slots are the pile's alone. Unused pile entries
     # are zero, so equal piles are equal bytes.
@@ -238,7 +244,7 @@ cdef void lc_update(const void* pp, int seat0, const void* sp, int seat, float* 
     out[o.turn] = s.turn
     out[o.turn + 1] = s.max_turns
     out[o.cost] = s.cost
-    _clear_turn(p, seat, out, o, S)
+    _clear_turn(p, seat0, out, o, S)
     if s.phase == PH_PLAY or s.phase == PH_DRAW:
         out[o.phase + (0 if s.phase == PH_PLAY else 1)] = 1
         out[o.to_move + _rel(s.to_move - seat, S)] = 1
