@@ -14,9 +14,8 @@ learner may keep them).
 >>> int(obs["action_mask"].sum()) == len(e.game.legal()), obs["observation"].dtype.name
 (True, 'float32')
 """
-from libc.stdint cimport uint64_t
-
-from engine._core cimport State, Rng, rng_next, MAX_LEGAL
+from engine._core cimport State, MAX_LEGAL
+from rl.dealer cimport Dealer
 from rl.views cimport Views
 
 from engine.errors import IllegalDecisionError
@@ -35,13 +34,12 @@ cdef class AECCore:
     cdef dict _seat_of
     cdef Views _views
     cdef int _num_actions
-    cdef State _template
-    cdef Rng _deals
+    cdef public Dealer dealer
 
     def _bind(self, edition, possible_agents: list, State template) -> None:
         """Takes the edition's observation writer, the agents (seat k is possible_agents[k]) and a
-        match of the players and options to deal anew."""
-        self._template = template
+        match of the players and options to deal anew (`dealer`)."""
+        self.dealer = Dealer(template)
         self._views = Views(edition)
         self._num_actions = edition.rules.num_decision_ids
         self.possible_agents = list(possible_agents)
@@ -52,20 +50,6 @@ cdef class AECCore:
         cdef State game = self.game
         return {"observation": self._views._observation(game, seat),
                 "action_mask": self._views._mask(game, game.ops.to_move(game.ptr) == seat)}
-
-    def _seed(self, seed: int) -> None:
-        """Starts the sequence of deals of the matches to come from `seed`."""
-        self._deals.x = <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF)
-
-    def _next_game(self, deal: int | None = None) -> State:
-        """The next match of the sequence (dealt from `deal` when given): the template dealt again in
-        place (`GameOps.reset`), the position `Edition.new_game` deals from that seed, quicker."""
-        cdef uint64_t seed = rng_next(&self._deals) if deal is None else <uint64_t>(deal & 0xFFFFFFFFFFFFFFFF)
-        cdef State game = self._template._blank()
-        game._adopt(self._template.ops, self._template.ptr)
-        game.ops.reset(game.ptr, seed)
-        game._forget()
-        return game
 
     def observe(self, agent: str) -> dict:
         """The agent's observation tensor and action mask (new arrays; the mask is all 0 for an agent

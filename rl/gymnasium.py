@@ -27,6 +27,7 @@ from gymnasium import spaces
 from engine import State
 from engine.edition import Edition
 from protocol.limits import Limits
+from rl.dealer import Dealer
 from rl.opponents import Opponent, opponent
 from rl.spaces import BOUND, Spaces, edition_record, rewards
 
@@ -58,7 +59,7 @@ class ExpeditionsEnv(gymnasium.Env[np.ndarray, np.int64]):
         self.action_space = spaces.Discrete(self.spaces.num_actions)
         self.render_mode = render_mode
         self.state: State = self.record.new_game(0, self.players, **self.rule_options)
-        self._seeds = np.random.default_rng()
+        self.dealer = Dealer(self.state)
 
     def _advance(self) -> None:
         """Lets the opponents decide until the agent is to move or the match is over."""
@@ -72,10 +73,8 @@ class ExpeditionsEnv(gymnasium.Env[np.ndarray, np.int64]):
         return self.spaces.observe(self.state, self.seat), {"action_mask": self.spaces.mask(self.state)}
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
-        super().reset(seed=seed)
-        if seed is not None:
-            self._seeds = np.random.default_rng(seed)
-        self.state = self.record.new_game(int(self._seeds.integers(0, 2**63)), self.players, **self.rule_options)
+        super().reset(seed=seed)  # seeds self.np_random, which draws the deals
+        self.state = self.dealer.deal(int(self.np_random.integers(0, 2**63)))
         for k, bot in self.opponents.items():
             bot.new_game(self.state, k)
         self._advance()

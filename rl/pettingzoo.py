@@ -42,7 +42,7 @@ class ExpeditionsAEC(AECCore, AECEnv):  # type: ignore[misc]  # pettingzoo is no
         self.render_mode = render_mode
         self.game: State = self.record.new_game(0, self.players, **self.rule_options)
         self._bind(self.record, [f"seat_{k}" for k in range(self.players)], self.game)
-        self._seed(secrets.randbits(64))
+        self.dealer.seed(secrets.randbits(64))
         box = spaces.Box(-BOUND, BOUND, shape=(self.spaces.size,), dtype=np.float32)
         masks = spaces.Box(0, 1, shape=(self.spaces.num_actions,), dtype=np.int8)
         self.observation_spaces = {a: spaces.Dict({"observation": box, "action_mask": masks})
@@ -57,8 +57,8 @@ class ExpeditionsAEC(AECCore, AECEnv):  # type: ignore[misc]  # pettingzoo is no
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         if seed is not None:
-            self._seed(seed)
-        self.game = self._next_game()  # as self.record.new_game(next seed, ...) deals it, quicker
+            self.dealer.seed(seed)
+        self.game = self.dealer.next_game()  # as self.record.new_game(next seed, ...) deals it, quicker
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)

@@ -94,7 +94,7 @@ def test_pettingzoo_deals_each_match_as_the_engine_deals_it(edition):
     aec = env(edition, _players(edition), **short_options(edition))
     record = engine.get_edition(edition)
     for deal in (0, 1, 77, 2**63 + 5):
-        game = aec._next_game(deal)
+        game = aec.dealer.deal(deal)
         fresh = record.new_game(deal, _players(edition), **short_options(edition))
         assert game == fresh and game.to_text() == fresh.to_text()
         game.apply(game.legal()[0])
@@ -255,7 +255,7 @@ def test_a_trained_agent_is_saved_loaded_and_served_as_a_protocol_bot(tmp_path):
 
 # ----- the examples of the docstrings -----------------------------------------------------------------
 
-@pytest.mark.parametrize("name", ["rl.spaces", "rl.views", "rl.aec", "rl.batched", "rl.opponents", "rl.pettingzoo",
+@pytest.mark.parametrize("name", ["rl.spaces", "rl.views", "rl.dealer", "rl.aec", "rl.batched", "rl.opponents", "rl.pettingzoo",
                                   "rl.gymnasium", "rl.openspiel", "rl.benchmark", "rl.agent"])
 def test_module_examples(name):
     import doctest
