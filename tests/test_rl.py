@@ -74,6 +74,28 @@ def test_the_batched_environment_is_reproducible_and_checks_decisions():
     assert np.array_equal(one.observations, before)
 
 
+def test_views_write_the_tensor_of_any_state_asked_for(edition):
+    """`rl.views` keeps each seat's last tensor and brings it up to date: whatever states it is asked
+    about in turn (other matches, other seats, other numbers of players), the tensor is the one
+    written afresh."""
+    from rl.views import Views
+
+    record = engine.get_edition(edition)
+    views = Views(record)
+    rng = random.Random(3)
+    players = [_players(edition)] + [p for p in record.seats if p != _players(edition)][:1]
+    states = [engine.new_game(edition, seed=k, players=players[k % len(players)], **short_options(edition))
+              for k in range(3)]
+    for step in range(300):
+        state = rng.choice(states)
+        if not state.is_terminal() and rng.random() < 0.8:
+            state.apply(rng.choice(state.legal()))
+        seat = rng.randrange(state.num_seats)
+        expected = np.zeros(record.observation.size, dtype=np.float32)
+        record.observation.observe(state, seat, expected)
+        assert np.array_equal(views.observation(state, seat), expected), f"step {step}"
+
+
 # ----- PettingZoo -----------------------------------------------------------------------------------
 
 def test_pettingzoo_api_and_seed_tests(edition):
