@@ -128,6 +128,10 @@ cdef class Views:
         """`seat`'s observation tensor of `state` (a new float32 array)."""
         return self._observation(state, seat)
 
+    def observation_and_mask(self, State state, int seat) -> tuple:
+        """`seat`'s observation and the mover's mask (all 0 unless `seat` is to move): one call."""
+        return self._observation(state, seat), self._mask(state, state.ops.to_move(state.ptr) == seat)
+
     def action_mask(self, State state, bint mover=True):
         """1 (a new int8 array) at each legal decision of the mover; all 0 when `mover` is False (the
         mask of a seat not to move) or the match is over."""
