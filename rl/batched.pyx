@@ -163,7 +163,10 @@ cdef class BatchedEnv:
             mask[legal[k]] = 1
         self.nlegal[i] = n
         self._to_move[i] = seat
-        if fresh or self.update_fn is NULL:
+        if self.update_fn is NULL:
+            self.observe_fn(s, seat, &self._obs[i, 0])
+            return
+        if fresh:
             self.observe_fn(s, seat, &self._obs[i, 0])
         else:
             self.update_fn(self.written + self.ssize * i, self.viewer[i], s, seat, &self._obs[i, 0])
