@@ -4,7 +4,9 @@
 An edition's family writes the tensor in C (`engine/<family>/observation.pyx`) from the compiled
 state, reading only what the seat can see, and describes it field by field; the edition's record
 carries it as `observation`. Learning code (rl/, docs/rl.md) reaches the C function through
-`(<Observation>edition.observation).fn`; Python code calls `observe`.
+`(<Observation>edition.observation).fn`; Python code calls `observe`. A family may also bring a
+tensor up to date from the state it was written from (`update_fn`, `update`), writing only what
+changed: environments call it after each decision.
 
 >>> import engine
 >>> obs = engine.get_edition("classic").observation
@@ -65,25 +67,62 @@ cdef class Observation:
         """The fields by name."""
         return {f.name: f for f in self.fields}
 
-    def observe(self, State state, int seat, float[::1] out) -> None:
-        """Writes `seat`'s observation of `state` into `out` (a writable float32 buffer of `size`)."""
+    cdef int _check(self, State state, int seat, float[::1] out) except -1:
         if state.ops.name != self.name.encode():
             raise ValueError(f"a {state.edition} state, not {self.name}")
         if not 0 <= seat < state.ops.num_seats(state.ptr):
             raise ValueError(f"no seat {seat} in a game of {state.ops.num_seats(state.ptr)}")
         if out.shape[0] != self.size:
             raise ValueError(f"the buffer holds {out.shape[0]} floats, the observation {self.size}")
+        return 0
+
+    def observe(self, State state, int seat, float[::1] out) -> None:
+        """Writes `seat`'s observation of `state` into `out` (a writable float32 buffer of `size`)."""
+        self._check(state, seat, out)
         with nogil:
             self.fn(state.ptr, seat, &out[0])
+
+    @property
+    def incremental(self) -> bool:
+        """Whether the family brings a tensor up to date in place (`update`)."""
+        return self.update_fn is not NULL
+
+    def update(self, State prev, int prev_seat, State state, int seat, float[::1] out) -> None:
+        """Brings `out`, `prev_seat`'s observation of `prev`, to `seat`'s observation of `state`
+        (a state of the edition with as many seats), writing only what differs: `out` must hold
+        that observation, or the result is wrong. Without an incremental writer, writes afresh.
+
+        >>> import engine
+        >>> obs = engine.get_edition("classic").observation
+        >>> state = engine.new_game("classic", seed=1)
+        >>> before, out = state.copy(), memoryview(bytearray(4 * obs.size)).cast("f")
+        >>> obs.observe(before, 0, out)
+        >>> state.apply("+b7")
+        >>> obs.update(before, 0, state, 0, out)
+        >>> fresh = memoryview(bytearray(4 * obs.size)).cast("f")
+        >>> obs.observe(state, 0, fresh)
+        >>> out.tolist() == fresh.tolist()
+        True
+        """
+        self._check(prev, prev_seat, out)
+        self._check(state, seat, out)
+        if state.ops != prev.ops or state.ops.num_seats(state.ptr) != prev.ops.num_seats(prev.ptr):
+            raise ValueError("the two states are not of one edition with as many seats")
+        with nogil:
+            if self.update_fn is NULL:
+                self.fn(state.ptr, seat, &out[0])
+            else:
+                self.update_fn(prev.ptr, prev_seat, state.ptr, seat, &out[0])
 
     def __repr__(self) -> str:
         return f"<Observation of {self.name}: {self.size} floats in {len(self.fields)} fields>"
 
 
-cdef Observation observation_of(str name, ObserveFn fn, tuple fields):
-    """The Observation object of an edition's C function and its fields."""
+cdef Observation observation_of(str name, ObserveFn fn, tuple fields, UpdateFn update=NULL):
+    """The Observation object of an edition's C functions and its fields."""
     cdef Observation o = Observation.__new__(Observation)
     o.fn = fn
+    o.update_fn = update
     o.name = name
     o.fields = fields
     o.size = sum(f.size for f in fields)

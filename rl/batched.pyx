@@ -6,6 +6,12 @@ into preallocated numpy arrays without the GIL; a match that ends is dealt again
 (auto-reset: that step's `dones` is 1, its `rewards` the match's, and the observation already the
 new match's first). Deals follow one seeded SplitMix64 sequence, so a run is reproducible.
 
+The arrays are kept up to date in place: after a decision only the mask entries of the legal lists
+before and after change, and the observation is brought from the state it was written from (a copy
+kept per match) by the edition's incremental writer (`Observation.update`), which rewrites only what
+differs. So the arrays are the environment's to write: read or copy them, never write into them
+(`reset()` writes them afresh).
+
 Rewards are per seat, given on the step that ends a match and 0 otherwise: the seat's return minus
 the mean return of the other seats (`rl.spaces.rewards`: with two players +1 a win, -1 a loss, 0 a
 draw; they sum to 0).
@@ -25,7 +31,7 @@ from libc.string cimport memcpy, memset
 from libc.stdint cimport uint8_t, uint64_t, int32_t
 
 from engine._core cimport GameOps, Rules, State, Rng, rng_next, rng_below, MAX_LEGAL, MAX_SEATS
-from engine.observation cimport Observation, ObserveFn
+from engine.observation cimport Observation, ObserveFn, UpdateFn
 
 import numpy as np
 
@@ -39,10 +45,13 @@ cdef class BatchedEnv:
 
     cdef const GameOps* ops
     cdef ObserveFn observe_fn
+    cdef UpdateFn update_fn
     cdef readonly int num_envs, observation_size, num_actions, num_seats
     cdef size_t ssize
     cdef char* states
     cdef char* template
+    cdef char* written       # per match, the state its observation row was written from
+    cdef int* viewer         # per match, the seat that row observes
     cdef int* legal
     cdef int* nlegal
     cdef Rng deals
@@ -61,6 +70,8 @@ cdef class BatchedEnv:
     def __cinit__(self):
         self.states = NULL
         self.template = NULL
+        self.written = NULL
+        self.viewer = NULL
         self.legal = NULL
         self.nlegal = NULL
 
@@ -78,6 +89,7 @@ cdef class BatchedEnv:
         if self.ops.reset is NULL:
             raise OptionError(f"{record.name} cannot deal a match in place (no GameOps.reset)")
         self.observe_fn = obs.fn
+        self.update_fn = obs.update_fn
         self.num_envs = num_envs
         self.observation_size = obs.size
         self.num_actions = self.ops.num_decision_ids
@@ -87,7 +99,9 @@ cdef class BatchedEnv:
         self.states = <char*>malloc(self.ssize * num_envs)
         self.legal = <int*>malloc(sizeof(int) * MAX_LEGAL * num_envs)
         self.nlegal = <int*>malloc(sizeof(int) * num_envs)
-        if not (self.template and self.states and self.legal and self.nlegal):
+        self.written = <char*>malloc(self.ssize * num_envs)
+        self.viewer = <int*>malloc(sizeof(int) * num_envs)
+        if not (self.template and self.states and self.legal and self.nlegal and self.written and self.viewer):
             raise MemoryError()
         memcpy(self.template, template.ptr, self.ssize)
         memset(self.nlegal, 0, sizeof(int) * num_envs)
@@ -109,6 +123,8 @@ cdef class BatchedEnv:
     def __dealloc__(self):
         free(self.states)
         free(self.template)
+        free(self.written)
+        free(self.viewer)
         free(self.legal)
         free(self.nlegal)
 
@@ -123,7 +139,7 @@ cdef class BatchedEnv:
         with nogil:
             for i in range(self.num_envs):
                 self._deal(i)
-                self._write(i)
+                self._write(i, True)
         self.rewards[:] = 0
         self.dones[:] = 0
         return self.observations, self.masks
@@ -133,8 +149,9 @@ cdef class BatchedEnv:
         memcpy(s, self.template, self.ssize)
         self.ops.reset(s, rng_next(&self.deals))
 
-    cdef inline void _write(self, int i) noexcept nogil:
-        """The mover's observation and the mask of its legal decisions (clearing the last ones)."""
+    cdef inline void _write(self, int i, bint fresh) noexcept nogil:
+        """The mover's observation (afresh, or brought up to date from the state the row was
+        written from) and the mask of its legal decisions (clearing the last ones)."""
         cdef char* s = self.states + self.ssize * i
         cdef int* legal = self.legal + MAX_LEGAL * i
         cdef uint8_t* mask = &self._mask[i, 0]
@@ -146,7 +163,15 @@ cdef class BatchedEnv:
             mask[legal[k]] = 1
         self.nlegal[i] = n
         self._to_move[i] = seat
-        self.observe_fn(s, seat, &self._obs[i, 0])
+        if self.update_fn is NULL:
+            self.observe_fn(s, seat, &self._obs[i, 0])
+            return
+        if fresh:
+            self.observe_fn(s, seat, &self._obs[i, 0])
+        else:
+            self.update_fn(self.written + self.ssize * i, self.viewer[i], s, seat, &self._obs[i, 0])
+        memcpy(self.written + self.ssize * i, s, self.ssize)
+        self.viewer[i] = seat
 
     cdef inline void _step_one(self, int i, int d) noexcept nogil:
         cdef char* s = self.states + self.ssize * i
@@ -170,7 +195,7 @@ cdef class BatchedEnv:
             self._done[i] = 0
             for k in range(self.num_seats):
                 self._rew[i, k] = 0
-        self._write(i)
+        self._write(i, False)
 
     def step(self, actions) -> tuple:
         """Applies one decision per match (for its mover); returns (observations, masks, rewards,

@@ -17,6 +17,7 @@ not legal ends the episode with -1 (`info["illegal"]`), so a random agent cannot
 """
 from __future__ import annotations
 
+import secrets
 from collections.abc import Sequence
 from typing import Any
 
@@ -27,6 +28,7 @@ from gymnasium import spaces
 from engine import State
 from engine.edition import Edition
 from protocol.limits import Limits
+from rl.dealer import Dealer
 from rl.opponents import Opponent, opponent
 from rl.spaces import BOUND, Spaces, edition_record, rewards
 
@@ -58,7 +60,9 @@ class ExpeditionsEnv(gymnasium.Env[np.ndarray, np.int64]):
         self.action_space = spaces.Discrete(self.spaces.num_actions)
         self.render_mode = render_mode
         self.state: State = self.record.new_game(0, self.players, **self.rule_options)
-        self._seeds = np.random.default_rng()
+        self.dealer = Dealer(self.state)
+        self.dealer.seed(secrets.randbits(64))
+        self._views = self.spaces.views
 
     def _advance(self) -> None:
         """Lets the opponents decide until the agent is to move or the match is over."""
@@ -69,13 +73,14 @@ class ExpeditionsEnv(gymnasium.Env[np.ndarray, np.int64]):
             self.state.apply(self.opponents[mover].decide(self.state, mover))
 
     def _observation(self) -> tuple[np.ndarray, dict[str, Any]]:
-        return self.spaces.observe(self.state, self.seat), {"action_mask": self.spaces.mask(self.state)}
+        observation, mask = self._views.observation_and_mask(self.state, self.seat)
+        return observation, {"action_mask": mask}
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
-        super().reset(seed=seed)
+        super().reset(seed=seed)  # seeds self.np_random, as Gymnasium asks
         if seed is not None:
-            self._seeds = np.random.default_rng(seed)
-        self.state = self.record.new_game(int(self._seeds.integers(0, 2**63)), self.players, **self.rule_options)
+            self.dealer.seed(seed)
+        self.state = self.dealer.next_game()
         for k, bot in self.opponents.items():
             bot.new_game(self.state, k)
         self._advance()

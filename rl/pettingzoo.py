@@ -1,6 +1,8 @@
 """A PettingZoo AEC environment of any edition: agents `seat_0`, `seat_1`, …; each observation is
 ``{"observation": float32 tensor, "action_mask": int8 mask}`` of that seat's view; the rewards come
 when the match ends (`rl.spaces.rewards`: +1 won, -1 lost, 0 drawn with two players; they sum to 0).
+What the protocol calls at every step (`agent_iter`, `last`, `observe`, `step`) is compiled
+(`rl.aec.AECCore`); this class adds PettingZoo's `AECEnv`, the spaces, `reset` and the match's end.
 
 >>> from rl.pettingzoo import env
 >>> e = env("classic")
@@ -11,6 +13,7 @@ when the match ends (`rl.spaces.rewards`: +1 won, -1 lost, 0 drawn with two play
 """
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 import numpy as np
@@ -19,10 +22,11 @@ from pettingzoo import AECEnv
 
 from engine import State
 from engine.edition import Edition
+from rl.aec import AECCore
 from rl.spaces import BOUND, Spaces, edition_record, rewards
 
 
-class ExpeditionsAEC(AECEnv):  # type: ignore[misc]  # pettingzoo is not typed
+class ExpeditionsAEC(AECCore, AECEnv):  # type: ignore[misc]  # pettingzoo is not typed
     """One match of `edition` (a name or a record; None: the default edition) for `players` seats,
     with rule `options`; `reset(seed)` deals from the seed (from a fresh random one without)."""
 
@@ -35,17 +39,15 @@ class ExpeditionsAEC(AECEnv):  # type: ignore[misc]  # pettingzoo is not typed
         self.players = self.record.check_players(players)
         self.rule_options = self.record.resolve_options(options)
         self.spaces = Spaces(self.record)
-        self._views = self.spaces.views  # called straight: the AEC protocol asks at every step
         self.render_mode = render_mode
-        self.possible_agents = [f"seat_{k}" for k in range(self.players)]
-        self._seat = {agent: k for k, agent in enumerate(self.possible_agents)}
+        self.game: State = self.record.new_game(0, self.players, **self.rule_options)
+        self._bind(self.record, [f"seat_{k}" for k in range(self.players)], self.game)
+        self.dealer.seed(secrets.randbits(64))
         box = spaces.Box(-BOUND, BOUND, shape=(self.spaces.size,), dtype=np.float32)
         masks = spaces.Box(0, 1, shape=(self.spaces.num_actions,), dtype=np.int8)
         self.observation_spaces = {a: spaces.Dict({"observation": box, "action_mask": masks})
                                    for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(self.spaces.num_actions) for a in self.possible_agents}
-        self._seeds = np.random.default_rng()
-        self.game: State = self.record.new_game(0, self.players, **self.rule_options)
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -55,39 +57,22 @@ class ExpeditionsAEC(AECEnv):  # type: ignore[misc]  # pettingzoo is not typed
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         if seed is not None:
-            self._seeds = np.random.default_rng(seed)
-        deal = int(self._seeds.integers(0, 2**63))
-        self.game = self.record.new_game(deal, self.players, **self.rule_options)
+            self.dealer.seed(seed)
+        self.game = self.dealer.next_game()  # as self.record.new_game(next seed, ...) deals it, quicker
         self.agents = list(self.possible_agents)
-        self.rewards = {a: 0.0 for a in self.agents}
-        self._cumulative_rewards = {a: 0.0 for a in self.agents}
-        self.terminations = {a: False for a in self.agents}
-        self.truncations = {a: False for a in self.agents}
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = self.possible_agents[self.game.to_move or 0]
 
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
-        seat = self._seat[agent]
-        game = self.game
-        return {"observation": self._views.observation(game, seat),
-                "action_mask": self._views.action_mask(game, game.to_move == seat)}
-
-    def step(self, action: int | None) -> None:
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
-            return
-        self._cumulative_rewards[agent] = 0.0
-        game = self.game
-        game.apply(int(action))  # type: ignore[arg-type]  # None only for a finished agent
-        mover = game.to_move
-        if mover is None:
-            for agent, reward in zip(self.possible_agents, rewards(game)):
-                self.rewards[agent] = reward
-                self.terminations[agent] = True
-            self._accumulate_rewards()
-        else:  # no rewards before the end: nothing to accumulate
-            self.agent_selection = self.possible_agents[mover]
+    def _finish(self) -> None:
+        """The match is over (called by `step`): every agent's reward, all terminated."""
+        for agent, reward in zip(self.possible_agents, rewards(self.game)):
+            self.rewards[agent] = reward
+            self.terminations[agent] = True
+        self._accumulate_rewards()
 
     def render(self) -> str:
         """The position as the edition's text picture (the full state: for a person watching; the

@@ -3,6 +3,7 @@ module): a fixed layout, written from what the seat sees and nothing else."""
 from __future__ import annotations
 
 import math
+import random
 from array import array
 
 import engine
@@ -63,6 +64,31 @@ def test_different_views_give_different_observations(edition):
                 assert seen.setdefault(tensor, view) == view, f"two views, one tensor:\n{seen[tensor]}\n{view}"
             state.apply(state.legal()[(seed * 7 + step * 13) % len(state.legal())])
             step += 1
+
+
+def test_the_incremental_writer_gives_the_tensor_written_afresh(edition):
+    """`Observation.update` brings a tensor from one state to the next, the viewer kept or changed,
+    and across unrelated states (a new deal), exactly as a fresh write would; the batched
+    environment relies on it at every step."""
+    obs: Observation = engine.get_edition(edition).observation
+    assert obs.incremental
+    out = array("f", [math.nan] * obs.size)
+    for seed in range(3):
+        state = random_state(edition, seed, steps=0)
+        prev, seat0 = state.copy(), 0
+        obs.observe(prev, seat0, memoryview(out))
+        rng = random.Random(seed)
+        step = 0
+        while not state.is_terminal() and step < 300:
+            state.apply(rng.choice(state.legal()))
+            seat = state.to_move if state.to_move is not None and rng.random() < 0.8 else rng.randrange(state.num_seats)
+            obs.update(prev, seat0, state, seat, memoryview(out))
+            assert tuple(out) == _observe(state, seat), f"seed {seed}, step {step}"
+            prev, seat0 = state.copy(), seat
+            step += 1
+        other = random_state(edition, seed + 50, steps=rng.randrange(60))
+        obs.update(prev, seat0, other, 0, memoryview(out))
+        assert tuple(out) == _observe(other, 0)
 
 
 def test_the_hand_field_counts_the_seats_hand(edition):

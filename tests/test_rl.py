@@ -74,6 +74,28 @@ def test_the_batched_environment_is_reproducible_and_checks_decisions():
     assert np.array_equal(one.observations, before)
 
 
+def test_views_write_the_tensor_of_any_state_asked_for(edition):
+    """`rl.views` keeps each seat's last tensor and brings it up to date: whatever states it is asked
+    about in turn (other matches, other seats, other numbers of players), the tensor is the one
+    written afresh."""
+    from rl.views import Views
+
+    record = engine.get_edition(edition)
+    views = Views(record)
+    rng = random.Random(3)
+    players = [_players(edition)] + [p for p in record.seats if p != _players(edition)][:1]
+    states = [engine.new_game(edition, seed=k, players=players[k % len(players)], **short_options(edition))
+              for k in range(3)]
+    for step in range(300):
+        state = rng.choice(states)
+        if not state.is_terminal() and rng.random() < 0.8:
+            state.apply(rng.choice(state.legal()))
+        seat = rng.randrange(state.num_seats)
+        expected = np.zeros(record.observation.size, dtype=np.float32)
+        record.observation.observe(state, seat, expected)
+        assert np.array_equal(views.observation(state, seat), expected), f"step {step}"
+
+
 # ----- PettingZoo -----------------------------------------------------------------------------------
 
 def test_pettingzoo_api_and_seed_tests(edition):
@@ -84,6 +106,44 @@ def test_pettingzoo_api_and_seed_tests(edition):
     options = short_options(edition)
     api_test(env(edition, _players(edition), **options), num_cycles=300, verbose_progress=False)
     seed_test(lambda: env(edition, _players(edition), **options), num_cycles=300)
+
+
+def test_pettingzoo_deals_each_match_as_the_engine_deals_it(edition):
+    """`reset` deals the environment's template again in place (GameOps.reset): the position is the
+    one `Edition.new_game` deals from the same seed."""
+    from rl.pettingzoo import env
+
+    aec = env(edition, _players(edition), **short_options(edition))
+    record = engine.get_edition(edition)
+    for deal in (0, 1, 77, 2**63 + 5):
+        game = aec.dealer.deal(deal)
+        fresh = record.new_game(deal, _players(edition), **short_options(edition))
+        assert game == fresh and game.to_text() == fresh.to_text()
+        game.apply(game.legal()[0])
+        fresh.apply(fresh.legal()[0])
+        assert game.view_text(0) == fresh.view_text(0)
+
+
+def test_pettingzoo_observations_kept_are_never_overwritten():
+    """The environment reuses an observation's arrays only once nothing else refers to them: those a
+    learner keeps (the dict, or an array alone) stay as they were, the rest are recycled."""
+    from rl.pettingzoo import env
+
+    aec = env("classic", rounds=1)
+    aec.reset(seed=2)
+    kept, copies, arrays = [], [], []
+    for step, agent in enumerate(aec.agent_iter()):
+        obs, _, terminated, truncated, _ = aec.last()
+        if step % 3 == 0:
+            kept.append(obs)
+            copies.append((obs["observation"].copy(), obs["action_mask"].copy()))
+        elif step % 3 == 1:
+            arrays.append((obs["observation"], obs["observation"].copy()))
+        aec.step(None if terminated or truncated else int(np.flatnonzero(obs["action_mask"])[0]))
+    for obs, (tensor, mask) in zip(kept, copies):
+        assert np.array_equal(obs["observation"], tensor) and np.array_equal(obs["action_mask"], mask)
+    assert all(np.array_equal(a, b) for a, b in arrays)
+    assert len({id(obs["observation"]) for obs in kept}) == len(kept)
 
 
 # ----- Gymnasium ------------------------------------------------------------------------------------
@@ -217,7 +277,7 @@ def test_a_trained_agent_is_saved_loaded_and_served_as_a_protocol_bot(tmp_path):
 
 # ----- the examples of the docstrings -----------------------------------------------------------------
 
-@pytest.mark.parametrize("name", ["rl.spaces", "rl.views", "rl.batched", "rl.opponents", "rl.pettingzoo",
+@pytest.mark.parametrize("name", ["rl.spaces", "rl.views", "rl.dealer", "rl.aec", "rl.batched", "rl.opponents", "rl.pettingzoo",
                                   "rl.gymnasium", "rl.openspiel", "rl.benchmark", "rl.agent"])
 def test_module_examples(name):
     import doctest

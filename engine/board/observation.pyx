@@ -4,7 +4,8 @@ the fields; `OBSERVATION.fields` describes them).
 
 The layout has room for four seats whatever the number of players: block 0 of a per-seat field is
 the viewer, then the seats in turn order, and the blocks of absent seats stay zero. Counts and
-values are plain numbers, not scaled.
+values are plain numbers, not scaled. `board_update` brings the tensor of a seat up to date from the
+state it was written from, rewriting only the card sets, paths, tiles and piles that differ.
 
 >>> OBSERVATION.size, [f.name for f in OBSERVATION.fields][:3]
 (899, ['hand', 'known', 'hidden'])
@@ -15,7 +16,7 @@ from libc.stdint cimport uint8_t, uint64_t
 from engine._core cimport exp_ctz, MAX_SEATS
 from engine.board.rules cimport (BoardStruct, Cards, cards_count, cards_size, NCOLOURS, NTYPES, NCARDS, NSTONES,
                                  NONE, PH_PLAY, PH_MOVE, PH_DRAW, PILE_CAP, TILE_ARTIFACT, TILE_ARROW, TILE_VP)
-from engine.observation cimport Observation, observation_of
+from engine.observation cimport Observation, observation_of, same_bytes, exp_bits_to_floats, EXP_WIDE_MASKS
 
 from engine.observation import layout
 
@@ -62,12 +63,8 @@ cdef int SIZE = sum(f.size for f in FIELDS)
 
 
 cdef inline void _put_set(float* out, const Cards* s) noexcept nogil:
-    cdef uint64_t m = s.any
-    cdef int t
-    while m:
-        t = exp_ctz(m)
-        m &= m - 1
-        out[t] += cards_count(s, t)
+    """Writes the count of every type of `s` at out[type], zeros included, 16 at a time."""
+    exp_bits_to_floats(s.any, s.extra, out, NTYPES)
 
 
 cdef void board_observe(const void* sp, int seat, float* out) noexcept nogil:
@@ -125,5 +122,102 @@ cdef void board_observe(const void* sp, int seat, float* out) noexcept nogil:
     out[O_UPDOWN] = s.updown
 
 
-OBSERVATION = observation_of("board", board_observe, FIELDS)
+cdef inline void _diff_set(float* out, const Cards* a, const Cards* b) noexcept nogil:
+    """Brings out[type] from the counts of `a` to those of `b`: nothing when they are equal, else the
+    whole block 16 types at a time with AVX-512, or the types that differ one by one."""
+    cdef uint64_t m = (a.any ^ b.any) | (a.extra ^ b.extra)
+    cdef int t
+    if m and EXP_WIDE_MASKS:
+        exp_bits_to_floats(b.any, b.extra, out, NTYPES)
+        return
+    while m:
+        t = exp_ctz(m)
+        m &= m - 1
+        out[t] = cards_count(b, t)
+
+
+cdef inline void _turn(const BoardStruct* s, int seat, float* out, float v) noexcept nogil:
+    """Sets (v = 1) or clears (v = 0) the one-hot entries of the phase, the mover and the pile."""
+    cdef int n = s.nseats, k
+    if s.phase == PH_PLAY or s.phase == PH_MOVE or s.phase == PH_DRAW:
+        out[O_PHASE + (0 if s.phase == PH_PLAY else 1 if s.phase == PH_MOVE else 2)] = v
+        k = s.to_move - seat
+        out[O_TO_MOVE + (k + n if k < 0 else k)] = v
+        if s.nodraw != NONE:
+            out[O_NODRAW + s.nodraw] = v
+
+
+cdef void board_update(const void* pp, int seat0, const void* sp, int seat, float* out) noexcept nogil:
+    cdef const BoardStruct* p = <const BoardStruct*>pp
+    cdef const BoardStruct* s = <const BoardStruct*>sp
+    cdef int n = s.nseats, j, o, po, x, i, k, t, code, d
+    cdef uint8_t copies[NTYPES]
+    if n != p.nseats:  # blocks of absent seats would be left behind
+        board_observe(sp, seat, out)
+        return
+    # Block j holds the seat j places after the viewer: seat o now, po in the tensor before (the
+    # same seat unless the viewer changed).
+    _diff_set(out + O_HAND, &p.hand[seat0], &s.hand[seat])
+    for j in range(n):
+        o = seat + j - n if seat + j >= n else seat + j
+        po = seat0 + j - n if seat0 + j >= n else seat0 + j
+        _diff_set(out + O_KNOWN + j * NTYPES, &p.known[po], &s.known[o])
+        if j:
+            out[O_HIDDEN + j - 1] = cards_size(&s.hand[o]) - cards_size(&s.known[o])
+        _diff_set(out + O_COLUMNS + j * NTYPES, &p.cols[po], &s.cols[o])
+        if not (p.begun[po] == s.begun[o] and same_bytes(p.last[po], s.last[o], NCOLOURS)
+                and same_bytes(p.dir[po], s.dir[o], NCOLOURS)
+                and same_bytes(p.stone[po], s.stone[o], NCOLOURS)):
+            for x in range(NCOLOURS):
+                out[O_BEGUN + j * NCOLOURS + x] = (s.begun[o] >> x) & 1
+                out[O_LAST + j * NCOLOURS + x] = s.last[o][x]
+                d = O_DIRECTION + (j * NCOLOURS + x) * 2
+                out[d] = 1 if s.dir[o][x] == 1 else 0
+                out[d + 1] = 1 if s.dir[o][x] == 2 else 0
+                out[O_STONE + j * NCOLOURS + x] = s.stone[o][x]
+        if p.researcher[po] != s.researcher[o]:
+            if p.researcher[po] != NONE:
+                out[O_RESEARCHER + j * NCOLOURS + p.researcher[po]] = 0
+            if s.researcher[o] != NONE:
+                out[O_RESEARCHER + j * NCOLOURS + s.researcher[o]] = 1
+        out[O_ARTIFACTS + j] = s.artifacts[o]
+        out[O_TOTALS + j] = s.totals[o]
+    if not same_bytes(&p.tile[0][0], &s.tile[0][0], NCOLOURS * (NSTONES + 1)):
+        for x in range(NCOLOURS):
+            for i in range(1, NSTONES + 1):
+                code = s.tile[x][i]
+                out[O_TILES + x * NSTONES + i - 1] = 1 if code == TILE_ARTIFACT else 0
+                out[O_TILES + (NCOLOURS + x) * NSTONES + i - 1] = 1 if code == TILE_ARROW else 0
+                out[O_TILES + (2 * NCOLOURS + x) * NSTONES + i - 1] = code - TILE_VP if code >= TILE_VP else 0
+    # A changed pile is rewritten whole (a discard deepens every card under it); a type's two
+    # copies lie in its colour's pile, so their slots are the pile's alone.
+    if not (same_bytes(p.pile_n, s.pile_n, NCOLOURS) and same_bytes(p.piles, s.piles, NCOLOURS * PILE_CAP)):
+        for k in range(NCOLOURS):
+            if (p.pile_n[k] == s.pile_n[k]
+                    and same_bytes(p.piles + k * PILE_CAP, s.piles + k * PILE_CAP, PILE_CAP)):
+                continue
+            out[O_PILE_SIZE + k] = s.pile_n[k]
+            for i in range(p.pile_n[k]):
+                t = p.piles[k * PILE_CAP + i]
+                out[O_PILE_DEPTH + 2 * t] = 0
+                out[O_PILE_DEPTH + 2 * t + 1] = 0
+            for i in range(s.pile_n[k]):
+                copies[s.piles[k * PILE_CAP + i]] = 0
+            for i in range(s.pile_n[k] - 1, -1, -1):
+                t = s.piles[k * PILE_CAP + i]
+                out[O_PILE_DEPTH + 2 * t + copies[t]] = s.pile_n[k] - i
+                copies[t] += 1
+    out[O_DECK] = s.deck_n
+    out[O_BOX] = cards_size(&s.box)
+    out[O_CROSSED] = s.crossed
+    _turn(p, seat0, out, 0)
+    _turn(s, seat, out, 1)
+    out[O_ROUND] = s.round
+    out[O_ROUND + 1] = s.rounds
+    out[O_TURN] = s.turn
+    out[O_TURN + 1] = s.max_turns
+    out[O_UPDOWN] = s.updown
+
+
+OBSERVATION = observation_of("board", board_observe, FIELDS, board_update)
 """The edition's observation tensor (what its record carries)."""

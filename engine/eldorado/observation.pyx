@@ -6,17 +6,21 @@ The layout has room for four seats whatever the number of players: block 0 of a 
 the viewer, then the seats in turn order, and the blocks of absent seats stay zero. Another seat's
 hand and draw pile are one set (`unseen`), as in its view; the viewer's own draw pile is a set too
 (its order is hidden). The map is not in the tensor: it is a function of the route (one-hot).
+`ed_update` brings the tensor of a seat up to date from the state it was written from, rewriting the
+seats whose cards or pieces changed and the public entries.
 
 >>> OBSERVATION.size, OBSERVATION.fields[0].name
 (2464, 'hand')
 """
 from libc.string cimport memset
+from libc.stdint cimport uint8_t
 
 from engine._core cimport MAX_SEATS
 from engine.eldorado.rules cimport (EdState, EdSeat, ED_TYPES, ED_TOKENS, ED_MAX_HEXES, ED_MAX_CONN, ED_MAX_CAVES,
-                                   ED_BLOCKADES, ED_ROUTES, ED_PIECES, ED_ELDORADO, ED_NONE, PH_PLAY, PH_DISCARD,
+                                   ED_BLOCKADES, ED_ROUTES, ED_PIECES, ED_DECK, ED_ELDORADO, ED_NONE, PH_PLAY,
+                                   PH_DISCARD,
                                    T_RUBBLE, F_KEEP_ITEM, F_PASS_OCCUPIED, F_CHANGE_SYMBOL)
-from engine.observation cimport Observation, observation_of
+from engine.observation cimport Observation, observation_of, same_bytes
 
 from engine.observation import layout
 
@@ -70,82 +74,179 @@ cdef int O_ROUTE = _BY["route"], O_ROUNDS = _BY["rounds"]
 cdef int SIZE = sum(f.size for f in FIELDS)
 
 
-cdef void ed_observe(const void* sp, int seat, float* out) noexcept nogil:
-    cdef const EdState* s = <const EdState*>sp
-    cdef int n = s.players, npieces = 2 if s.players == 2 else 1, j, o, t, p, k, h, size
-    cdef const EdSeat* e
-    memset(out, 0, SIZE * sizeof(float))
-    for j in range(n):
-        o = (seat + j) % n
-        e = &s.seat[o]
-        size = 0
-        for t in range(ED_TYPES):
-            size += e.hand[t]
-            if j == 0:
-                out[O_HAND + t] = e.hand[t]
-            else:
-                out[O_UNSEEN + (j - 1) * ED_TYPES + t] += e.hand[t]
-            out[O_DISCARD + j * ED_TYPES + t] = e.discard[t]
-            out[O_REMOVED + j * ED_TYPES + t] = e.removed[t]
-        for k in range(e.draw_n):
-            if j == 0:
-                out[O_DRAW + e.draw[k]] += 1
-            else:
-                out[O_UNSEEN + (j - 1) * ED_TYPES + e.draw[k]] += 1
-        out[O_HAND_SIZE + j] = size
-        out[O_DRAW_SIZE + j] = e.draw_n
-        for t in range(ED_TOKENS):
-            out[O_TOKENS + j * ED_TOKENS + t] = e.tokens[t]
-        for k in range(ED_BLOCKADES):
-            out[O_HELD + j * ED_BLOCKADES + k] = (e.held >> k) & 1
-        for p in range(npieces):
-            h = e.piece[p]
-            out[O_PIECES + (j * ED_PIECES + p) * (ED_MAX_HEXES + 1) + (ED_MAX_HEXES if h == ED_ELDORADO else h)] = 1
-            for k in range(ED_MAX_CAVES):
-                out[O_EXPLORED + (j * ED_PIECES + p) * ED_MAX_CAVES + k] = (e.explored[p] >> k) & 1
+cdef inline int _hex(int h) noexcept nogil:
+    """A piece's entry in its one-hot block (the last entry: El Dorado)."""
+    return ED_MAX_HEXES if h == ED_ELDORADO else h
+
+
+cdef inline void _write_cards(const EdSeat* e, int j, float* out) noexcept nogil:
+    """The seat's hand and draw pile: the viewer's apart, another seat's as one set (unseen)."""
+    cdef int t, k, size = 0
+    cdef float* cards = out + (O_HAND if j == 0 else O_UNSEEN + (j - 1) * ED_TYPES)
+    cdef float* draw = out + (O_DRAW if j == 0 else O_UNSEEN + (j - 1) * ED_TYPES)
     for t in range(ED_TYPES):
-        out[O_MARKET + t] = s.market[t]
-        out[O_ON_BOARD + t] = (s.on_board >> t) & 1
-        out[O_PLAYED + t] = s.played[t]
-    for k in range(ED_MAX_CONN):
-        if s.conn[k]:
-            out[O_BLOCKADES + k * ED_BLOCKADES + s.conn[k] - 1] = 1
+        size += e.hand[t]
+        cards[t] = e.hand[t]
+    if j == 0:
+        memset(draw, 0, ED_TYPES * sizeof(float))
+    for k in range(e.draw_n):
+        draw[e.draw[k]] += 1
+    out[O_HAND_SIZE + j] = size
+    out[O_DRAW_SIZE + j] = e.draw_n
+
+
+cdef inline void _write_piles(const EdSeat* e, int j, float* out) noexcept nogil:
+    cdef int t
+    for t in range(ED_TYPES):
+        out[O_DISCARD + j * ED_TYPES + t] = e.discard[t]
+        out[O_REMOVED + j * ED_TYPES + t] = e.removed[t]
+
+
+cdef inline void _write_items(const EdSeat* e, int j, float* out) noexcept nogil:
+    cdef int t
+    for t in range(ED_TOKENS):
+        out[O_TOKENS + j * ED_TOKENS + t] = e.tokens[t]
+    for t in range(ED_BLOCKADES):
+        out[O_HELD + j * ED_BLOCKADES + t] = (e.held >> t) & 1
+
+
+cdef inline void _write_pieces(const EdSeat* e, int j, int npieces, float* out, float v) noexcept nogil:
+    """Sets (v = 1) or clears (v = 0) the pieces' one-hot entries; writes what they explored."""
+    cdef int p, k
+    for p in range(npieces):
+        out[O_PIECES + (j * ED_PIECES + p) * (ED_MAX_HEXES + 1) + _hex(e.piece[p])] = v
+        for k in range(ED_MAX_CAVES):
+            out[O_EXPLORED + (j * ED_PIECES + p) * ED_MAX_CAVES + k] = (e.explored[p] >> k) & 1
+
+
+cdef inline void _write_seat(const EdSeat* e, int j, int npieces, float* out) noexcept nogil:
+    """Writes the blocks of the seat j places after the viewer but its pieces' old entries (cleared
+    by the caller: the tensor is zero, or the update clears them)."""
+    _write_cards(e, j, out)
+    _write_piles(e, j, out)
+    _write_items(e, j, out)
+    _write_pieces(e, j, npieces, out, 1)
+
+
+cdef inline void _update_seat(const EdSeat* a, const EdSeat* e, int j, int npieces, float* out) noexcept nogil:
+    """Brings block j from seat `a` to seat `e`, rewriting the parts that differ."""
+    if not (same_bytes(a.hand, e.hand, ED_TYPES) and a.draw_n == e.draw_n
+            and same_bytes(a.draw, e.draw, ED_DECK)):
+        _write_cards(e, j, out)
+    if not (same_bytes(a.discard, e.discard, ED_TYPES) and same_bytes(a.removed, e.removed, ED_TYPES)):
+        _write_piles(e, j, out)
+    if not (same_bytes(a.tokens, e.tokens, ED_TOKENS) and a.held == e.held):
+        _write_items(e, j, out)
+    if not (same_bytes(a.piece, e.piece, ED_PIECES) and same_bytes(a.explored, e.explored, ED_PIECES)):
+        _write_pieces(a, j, npieces, out, 0)
+        _write_pieces(e, j, npieces, out, 1)
+
+
+cdef inline void _write_caves(const EdState* s, float* out) noexcept nogil:
+    cdef int k, p
+    memset(out + O_CAVE_POOL, 0, ED_TOKENS * sizeof(float))
     for k in range(ED_MAX_CAVES):
         out[O_CAVE_SIZE + k] = s.cave_n[k]
         for p in range(s.cave_n[k]):
             out[O_CAVE_POOL + s.cave[k][p]] += 1
-    for t in range(ED_TOKENS):
-        out[O_CAVE_POOL + t] += s.box[t]
+    for k in range(ED_TOKENS):
+        out[O_CAVE_POOL + k] += s.box[k]
+
+
+cdef inline void _write_market(const EdState* s, float* out) noexcept nogil:
+    cdef int t
+    for t in range(ED_TYPES):
+        out[O_MARKET + t] = s.market[t]
+        out[O_ON_BOARD + t] = (s.on_board >> t) & 1
+
+
+cdef inline void _write_played(const EdState* s, float* out) noexcept nogil:
+    cdef int t
+    for t in range(ED_TYPES):
+        out[O_PLAYED + t] = s.played[t]
+
+
+cdef inline void _write_public(const EdState* s, float* out) noexcept nogil:
+    """The public entries but the market, the played cards, the caves and the one-hot ones."""
     out[O_TURN_STATE] = s.coins
     out[O_TURN_STATE + 1] = s.bought
     out[O_TURN_STATE + 2] = s.leftover
     out[O_TURN_STATE + 3] = s.pay_n
     out[O_TURN_STATE + 4] = s.remove_n
-    if s.replace != ED_NONE:
-        out[O_TURN_STATE + 5] = s.replace
-        out[O_TURN_STATE + 6] = 1
+    out[O_TURN_STATE + 5] = s.replace if s.replace != ED_NONE else 0
+    out[O_TURN_STATE + 6] = 1 if s.replace != ED_NONE else 0
     out[O_TURN_STATE + 7] = s.final
-    if s.pay_n:
-        out[O_PAY_KIND + (0 if s.pay_kind == T_RUBBLE else 1)] = 1
-    if s.lastcoin != ED_NONE:
-        out[O_LASTCOIN + s.lastcoin] = 1
-    if s.moving != ED_NONE:
-        out[O_MOVING + s.moving] = 1
-        out[O_MOVE_SYMBOL + s.move_symbol] = 1
-    if s.last != ED_NONE:
-        out[O_LAST + s.last] = 1
     out[O_FLAGS] = 1 if s.flags & F_KEEP_ITEM else 0
     out[O_FLAGS + 1] = 1 if s.flags & F_PASS_OCCUPIED else 0
     out[O_FLAGS + 2] = 1 if s.flags & F_CHANGE_SYMBOL else 0
-    if s.phase == PH_PLAY or s.phase == PH_DISCARD:
-        out[O_PHASE + (0 if s.phase == PH_PLAY else 1)] = 1
-        out[O_TO_MOVE + (s.to_move - seat + n) % n] = 1
-    out[O_PLAYERS + n - 2] = 1
-    out[O_ROUTE + s.route] = 1
     out[O_ROUNDS] = s.turn
     out[O_ROUNDS + 1] = s.max_rounds
     out[O_ROUNDS + 2] = s.caves
 
 
-OBSERVATION = observation_of("eldorado", ed_observe, FIELDS)
+cdef inline void _onehots(const EdState* s, int seat, float* out, float v) noexcept nogil:
+    """Sets (v = 1) or clears (v = 0) the public one-hot entries of `s` for the viewer `seat`."""
+    cdef int n = s.players, k
+    for k in range(ED_MAX_CONN):
+        if s.conn[k]:
+            out[O_BLOCKADES + k * ED_BLOCKADES + s.conn[k] - 1] = v
+    if s.pay_n:
+        out[O_PAY_KIND + (0 if s.pay_kind == T_RUBBLE else 1)] = v
+    if s.lastcoin != ED_NONE:
+        out[O_LASTCOIN + s.lastcoin] = v
+    if s.moving != ED_NONE:
+        out[O_MOVING + s.moving] = v
+        out[O_MOVE_SYMBOL + s.move_symbol] = v
+    if s.last != ED_NONE:
+        out[O_LAST + s.last] = v
+    if s.phase == PH_PLAY or s.phase == PH_DISCARD:
+        out[O_PHASE + (0 if s.phase == PH_PLAY else 1)] = v
+        k = s.to_move - seat
+        out[O_TO_MOVE + (k + n if k < 0 else k)] = v
+    out[O_PLAYERS + n - 2] = v
+    out[O_ROUTE + s.route] = v
+
+
+cdef void ed_observe(const void* sp, int seat, float* out) noexcept nogil:
+    cdef const EdState* s = <const EdState*>sp
+    cdef int n = s.players, npieces = 2 if s.players == 2 else 1, j, o
+    memset(out, 0, SIZE * sizeof(float))
+    for j in range(n):
+        o = seat + j - n if seat + j >= n else seat + j
+        _write_seat(&s.seat[o], j, npieces, out)
+    _write_market(s, out)
+    _write_played(s, out)
+    _write_public(s, out)
+    _write_caves(s, out)
+    _onehots(s, seat, out, 1)
+
+
+cdef void ed_update(const void* pp, int seat0, const void* sp, int seat, float* out) noexcept nogil:
+    cdef const EdState* p = <const EdState*>pp
+    cdef const EdState* s = <const EdState*>sp
+    cdef int n = s.players, npieces = 2 if s.players == 2 else 1, j, o, po
+    if n != p.players:
+        ed_observe(sp, seat, out)
+        return
+    # Block j holds the seat j places after the viewer: seat o now, po in the tensor before (the
+    # same seat unless the viewer changed).
+    for j in range(n):
+        o = seat + j - n if seat + j >= n else seat + j
+        po = seat0 + j - n if seat0 + j >= n else seat0 + j
+        if not same_bytes(<const uint8_t*>&p.seat[po], <const uint8_t*>&s.seat[o], sizeof(EdSeat)):
+            _update_seat(&p.seat[po], &s.seat[o], j, npieces, out)
+    if not (p.on_board == s.on_board and same_bytes(p.market, s.market, ED_TYPES)):
+        _write_market(s, out)
+    if not same_bytes(p.played, s.played, ED_TYPES):
+        _write_played(s, out)
+    _write_public(s, out)
+    if not (same_bytes(s.cave_n, p.cave_n, ED_MAX_CAVES)
+            and same_bytes(&s.cave[0][0], &p.cave[0][0], sizeof(s.cave))
+            and same_bytes(s.box, p.box, ED_TOKENS)):
+        _write_caves(s, out)
+    _onehots(p, seat0, out, 0)
+    _onehots(s, seat, out, 1)
+
+
+OBSERVATION = observation_of("eldorado", ed_observe, FIELDS, ed_update)
 """The edition's observation tensor (what its record carries)."""
