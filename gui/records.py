@@ -48,7 +48,7 @@ def tournament(store: Store, tid: int) -> dict[str, Any]:
     for row in table.rows:
         rating = row.rating
         rows.append({"name": row.name, "games": row.games, "points": row.points, "share": row.share,
-                     "margin": row.margin, "failures": row.failures,
+                     "margin": row.margin if table.margins else None, "failures": row.failures,
                      "elo": _finite(rating.elo) if rating else None,
                      "error": _finite(rating.error) if rating else None})
     return {"id": tid, "edition": config.edition, "status": status, "planned": planned, "done": len(games),

@@ -449,22 +449,33 @@ def _check_other_limits(ctx: _Context, edition: str) -> str:
     return "iterations, nodes, no limit: answered in " + "/".join(notes) + " ms"
 
 
+SEARCHMOVES_ROUNDS = 4
+"""Rounds of `go searchmoves` (two decisions, then one) the check asks for."""
+SEARCHMOVES_BREADTH = 6
+"""Legal decisions the check's position has, where the edition's sample offers that many."""
+
+
 def _check_searchmoves(ctx: _Context, edition: str) -> str:
     bot = ctx.bot()
     rng = random.Random(ctx.config.seed + 9)
-    state = next(s for s in sample_states(edition, 50, ctx.config.seed + 9) if len(s.legal()) >= 4)
+    states = list(sample_states(edition, 50, ctx.config.seed + 9))
+    state = max(states, key=lambda s: min(len(s.legal()), SEARCHMOVES_BREADTH))
     seat = _mover(state)
     _new_game_for(bot, state, seat)
     view = state.view_text(seat)
     legal = state.legal_text()
     limits, timeout = _fast(ctx)
-    for first, chosen in ((True, rng.sample(legal, 2)), (False, rng.sample(legal, 1))):
+    # Four rounds of two decisions then one, so that a bot answering at random among all its legal
+    # decisions passes by luck once in thousands of runs (at 6 or more decisions), not once in eight.
+    asked = [(first and rnd == 0, rng.sample(legal, size)) for rnd in range(SEARCHMOVES_ROUNDS)
+             for first, size in ((True, 2), (False, 1))]
+    for first, chosen in asked:
         moves = Limits(movetime_ms=limits.movetime_ms, searchmoves=tuple(chosen))
         try:
             result = bot.play(view, moves, timeout=timeout)
         except SearchRejectedError as why:
             if not first:
-                raise CheckFailed(f"refused searchmoves with one decision after accepting two: {why}") from None
+                raise CheckFailed(f"refused go searchmoves {' '.join(chosen)} after accepting the first: {why}") from None
             raise CheckSkipped(f"searchmoves not supported (refused with an error line, which the protocol "
                                f"allows): {_first_line(why)}") from None
         if result.decision not in chosen:
@@ -474,7 +485,8 @@ def _check_searchmoves(ctx: _Context, edition: str) -> str:
     _one_error(bot, f"go movetime 10 searchmoves {legal[0]} {illegal}")
     if any(line.startswith("bestmove") for line in bot.ignored[seen:]):
         raise CheckFailed(f"answered bestmove to searchmoves with the illegal {illegal!r}")
-    return f"answers among 2 and 1 of {len(legal)} decisions; an illegal one ({illegal}) refused"
+    return (f"answers among 2 and 1 of {len(legal)} decisions ({SEARCHMOVES_ROUNDS} times); an illegal one "
+            f"({illegal}) refused")
 
 
 def _check_multipv(ctx: _Context, edition: str) -> str:

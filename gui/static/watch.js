@@ -45,9 +45,12 @@ export async function setupWatch(setup) {
 }
 
 function standingsTable(t) {
-  const head = ["#", "bot", "games", "points", "score", "margin", "Elo", "95%", "fails"];
+  // A race's scores are places, not points: no margin column (the server sends null).
+  const margins = t.standings.some((r) => r.margin !== null);
+  const head = ["#", "bot", "games", "points", "score", ...(margins ? ["margin"] : []), "Elo", "95%", "fails"];
   const rows = t.standings.map((r, i) => el("tr", {}, ...[String(i + 1), r.name, String(r.games), fmt(r.points, 1),
-    fmt(100 * r.share, 1) + "%", fmt(r.margin, 1), fmt(r.elo), r.error === null ? "" : "±" + fmt(r.error), String(r.failures)]
+    fmt(100 * r.share, 1) + "%", ...(margins ? [fmt(r.margin, 1)] : []), fmt(r.elo),
+    r.error === null ? "" : "±" + fmt(r.error), String(r.failures)]
     .map((c) => el("td", {}, c))));
   $("watch-standings").replaceChildren(el("tr", {}, ...head.map((h) => el("th", {}, h))), ...rows);
 }
