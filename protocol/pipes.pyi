@@ -1,5 +1,8 @@
 """Type stubs of protocol/pipes.pyx: a bot's pipes in C, with the moments of their reads and writes."""
 
+from typing_extensions import disjoint_base
+
+@disjoint_base
 class Pipes:
     sent_ns: int
     arrived_ns: int
