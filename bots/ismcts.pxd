@@ -48,8 +48,9 @@ ctypedef struct SearchParams:
     int others            # OTHERS_*: how the other seats decide inside the tree
     int max_depth         # nodes below the root on a path before rollouts take over; 0 unlimited
     int root_candidates   # > 0: only the heuristic's best this many root decisions are searched
-    int cutoff            # > 0: match rewards end a rollout after this many decisions, scored by the
-                          # heuristic's evaluation (where it has one)
+    int cutoff_turns      # > 0: match rewards end a rollout where the searching seat is about to begin
+                          # its cutoff_turns-th turn since the root, scored by the heuristic's
+                          # evaluation (where it has one)
     double haste          # match rewards: the result's distance from a draw shrinks by exp(-haste) a decision
 
 
@@ -84,7 +85,8 @@ cdef class Tree:
     cdef int horizon_round    # the round whose end is terminal, or -1 (REWARD_MATCH)
     cdef int rounds_after     # rounds the match has after the root's round
     cdef int fast_rollout     # the edition's inlined playout reaches the horizon
-    cdef int cut              # rollout decisions before the heuristic's evaluation scores them; 0: none
+    cdef int cut_turns        # the searching seat's turns begun before the evaluation scores a rollout; 0: none
+    cdef int turns            # turns the searching seat began in the current iteration
     cdef int plies            # decisions made from the root in the current iteration
     cdef int nseats
     cdef int nteams
@@ -105,6 +107,7 @@ cdef class Tree:
     cdef bint _late(self) noexcept nogil
     cdef bint _sample_world(self, void* s) noexcept nogil
     cdef bint _iterate(self) noexcept nogil
+    cdef void _count_turn(self, const void* s, int mover) noexcept nogil
     cdef void _rollout(self, void* s) noexcept nogil
     cdef int32_t _walk(self, decisions) except -2
     cdef int32_t _find(self, int32_t parent, int decision) noexcept nogil

@@ -150,9 +150,9 @@ cdef class Tree:
         self.p.others = OTHERS_TREE
         self.p.max_depth = 0
         self.p.root_candidates = 0
-        self.p.cutoff = 0
+        self.p.cutoff_turns = 0
         self.p.haste = 0.0
-        self.cut = 0
+        self.cut_turns = 0
         self.plies = 0
         self.nskip = 0
 
@@ -168,7 +168,7 @@ cdef class Tree:
     def configure(self, *, double exploration=0.7, str rollout="random", double epsilon=0.1,
                   str reward="auto", double scale=40.0, double residual=0.25,
                   double score_weight=0.0, double score_scale=40.0,
-                  str others="tree", int max_depth=0, int root_candidates=0, int cutoff=0,
+                  str others="tree", int max_depth=0, int root_candidates=0, int cutoff_turns=0,
                   double haste=0.0) -> None:
         """Sets the search parameters (see bots/ismcts_policy.py for their options)."""
         if others not in OTHERS:
@@ -179,9 +179,9 @@ cdef class Tree:
             raise ValueError(f"reward: expected one of {', '.join(REWARDS)}, got {reward!r}")
         if exploration < 0 or not 0.0 <= epsilon <= 1.0 or scale <= 0 or residual < 0 or max_depth < 0 \
                 or root_candidates < 0 or not 0.0 <= score_weight <= 1.0 or score_scale <= 0 \
-                or cutoff < 0 or haste < 0:
+                or cutoff_turns < 0 or haste < 0:
             raise ValueError("exploration >= 0, epsilon in 0..1, scale > 0, residual >= 0, max_depth >= 0, "
-                             "root_candidates >= 0, score_weight in 0..1, score_scale > 0, cutoff >= 0, "
+                             "root_candidates >= 0, score_weight in 0..1, score_scale > 0, cutoff_turns >= 0, "
                              "haste >= 0")
         self.p.exploration = exploration
         self.p.rollout = ROLLOUTS[rollout]
@@ -194,7 +194,7 @@ cdef class Tree:
         self.p.others = OTHERS[others]
         self.p.max_depth = max_depth
         self.p.root_candidates = root_candidates
-        self.p.cutoff = cutoff
+        self.p.cutoff_turns = cutoff_turns
         self.p.haste = haste
 
     cdef int _reserve(self, const GameOps* ops) except -1:
@@ -274,9 +274,9 @@ cdef class Tree:
         self.horizon_round = -1 if self.reward == REWARD_MATCH else ops.round_index(state.ptr)
         # Rollouts cut short and scored by the heuristic's evaluation: match rewards only (a margin
         # reward scores the horizon it reaches anyway).
-        self.cut = self.p.cutoff if (self.reward == REWARD_MATCH and self.bot != NULL
-                                     and self.bot.evaluate != NULL) else 0
-        self.fast_rollout = (self.p.rollout == ROLLOUT_RANDOM or self.bot == NULL) and self.cut == 0 \
+        self.cut_turns = self.p.cutoff_turns if (self.reward == REWARD_MATCH and self.bot != NULL
+                                                 and self.bot.evaluate != NULL) else 0
+        self.fast_rollout = (self.p.rollout == ROLLOUT_RANDOM or self.bot == NULL) and self.cut_turns == 0 \
             and ops.playout != NULL and (self.horizon_round < 0 or rounds_after == 0)
         if self.reward == REWARD_MARGIN:
             self.inv_scale = 1.0 / self.p.scale
@@ -458,6 +458,7 @@ cdef class Tree:
         if not self._sample_world(s):
             return False
         self.plies = 0
+        self.turns = 0
         path[0] = 0
         while True:
             mover = ops.to_move(s)
@@ -468,6 +469,7 @@ cdef class Tree:
                 # the seat's next node gathers whatever they did (like a chance event).
                 ops.apply(s, self.bot.decision(s, &self.play_rng, self.p.epsilon))
                 self.plies += 1
+                self._count_turn(s, mover)
                 continue
             if depth >= MAX_DEPTH or (self.p.max_depth > 0 and depth > self.p.max_depth):
                 self._rollout(s)
@@ -518,6 +520,7 @@ cdef class Tree:
                 link_child(nodes, c, node, d, mover)
                 ops.apply(s, d)
                 self.plies += 1
+                self._count_turn(s, mover)
                 path[depth] = c
                 depth += 1
                 self._rollout(s)
@@ -527,6 +530,7 @@ cdef class Tree:
                 break
             ops.apply(s, nodes[best].decision)
             self.plies += 1
+            self._count_turn(s, mover)
             node = best
             path[depth] = best
             depth += 1
@@ -545,21 +549,31 @@ cdef class Tree:
             c = self.pool[c].sibling
         return c
 
+    cdef inline void _count_turn(self, const void* s, int mover) noexcept nogil:
+        """Counts a turn of the searching seat begun by the decision `mover` just made (only where
+        rollouts are cut after turns: elsewhere nothing reads the count)."""
+        if self.cut_turns > 0 and mover != self.seat and self.ops.to_move(s) == self.seat:
+            self.turns += 1
+
     cdef void _rollout(self, void* s) noexcept nogil:
-        """Plays on to the horizon, or `cut` decisions when rollouts are cut short."""
+        """Plays on to the horizon or, when rollouts are cut short, to where the searching seat is
+        about to begin its `cut_turns`-th turn since the root."""
         cdef const GameOps* ops = self.ops
-        cdef int horizon = self.horizon_round, n = 0, cut = self.cut
+        cdef int horizon = self.horizon_round, n = 0, mover
         cdef bint heuristic = self.p.rollout == ROLLOUT_HEURISTIC and self.bot != NULL
         if self.fast_rollout:
             ops.playout(s, &self.play_rng)
             return
-        while ops.to_move(s) >= 0 and (horizon < 0 or ops.round_index(s) == horizon):
-            if cut > 0 and n >= cut:
+        while True:
+            mover = ops.to_move(s)
+            if mover < 0 or (horizon >= 0 and ops.round_index(s) != horizon) \
+                    or (self.cut_turns > 0 and self.turns >= self.cut_turns):
                 break
             if heuristic:
                 ops.apply(s, self.bot.decision(s, &self.play_rng, self.p.epsilon))
             else:
                 ops.apply(s, ops.random_decision(s, &self.play_rng))
+            self._count_turn(s, mover)
             n += 1
         self.plies += n
 
@@ -577,7 +591,7 @@ cdef class Tree:
         cdef double x, total, relative, centre, w = self.score_weight
         cdef int t, u, i, k, nt = self.nteams
         cdef bint result = self.reward == REWARD_MATCH and ops.to_move(s) < 0
-        cdef bint estimate = self.reward == REWARD_MATCH and not result and self.cut > 0
+        cdef bint estimate = self.reward == REWARD_MATCH and not result and self.cut_turns > 0
         cdef double shrink, draw
         if result or estimate:
             if result:

@@ -204,7 +204,7 @@ class IsmctsPolicy(Policy):
                            reward=s["Reward"], scale=self._scale(edition), residual=s["Residual"] / 100.0,
                            score_weight=s["ScoreWeight"] / 100.0, score_scale=self._scale(edition),
                            others=s["Others"], max_depth=s["MaxDepth"], root_candidates=candidates,
-                           cutoff=edition.search.cutoff, haste=edition.search.haste)
+                           cutoff_turns=edition.search.cutoff_turns, haste=edition.search.haste)
         return self._trees
 
     # ----- deciding --------------------------------------------------------------------------------

@@ -72,9 +72,11 @@ class SearchDefaults:
     """Whether `Infer=auto` samples the opponents' hidden cards from the opponent model."""
     root_candidates: int = 0
     """Root decisions searched when `RootCandidates` is -1 (0: all)."""
-    cutoff: int = 0
-    """Decisions a rollout of a race (match rewards) plays before the heuristic's evaluation scores it,
-    where the heuristic evaluates positions (`Heuristic.evaluates`); 0: rollouts play to the end."""
+    cutoff_turns: int = 0
+    """Where the heuristic evaluates positions (`Heuristic.evaluates`), a rollout of a race (match
+    rewards) stops where the searching seat is about to begin its `cutoff_turns`-th turn since the root,
+    and the evaluation scores it: every rollout stops at the same point of the round, a turn's start;
+    0: rollouts play to the end."""
     iterations: int = 20000
     """Iterations of a `go` without limits (`Iterations` 0): about a second's search, so that such a
     `go` stays quick as docs/protocol.md asks."""

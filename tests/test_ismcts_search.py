@@ -563,18 +563,18 @@ def test_advertises_at_most_twenty_options():
 
 
 def test_a_race_cuts_its_rollouts_short_where_the_heuristic_evaluates():
-    # eldorado (a race) with a heuristic evaluation: rollouts of `cutoff` decisions, then its chances
+    # eldorado (a race) with a heuristic evaluation: rollouts to the seat's `cutoff_turns`-th turn, then its chances
     state = engine.new_game("eldorado", seed=3, players=2)
     heuristic = engine.get_edition("eldorado").heuristic.value
-    assert heuristic.evaluates and engine.get_edition("eldorado").search.cutoff > 0
+    assert heuristic.evaluates and engine.get_edition("eldorado").search.cutoff_turns > 0
     tree = Tree(10_000)
-    tree.configure(rollout="heuristic", others="heuristic", max_depth=1, cutoff=5, haste=0.001)
+    tree.configure(rollout="heuristic", others="heuristic", max_depth=1, cutoff_turns=1, haste=0.001)
     tree.begin(state, state.to_move, seed=1, heuristic=heuristic)
     assert tree.run(300) == 300
     children = tree.root_children()
     assert sum(c[1] for c in children) == 300 and all(0.0 <= c[3] / c[1] <= 1.0 for c in children if c[1])
-    with pytest.raises(ValueError, match="cutoff >= 0"):
-        tree.configure(cutoff=-1)
+    with pytest.raises(ValueError, match="cutoff_turns >= 0"):
+        tree.configure(cutoff_turns=-1)
 
 
 def test_a_go_without_limits_runs_the_editions_quick_search() -> None:

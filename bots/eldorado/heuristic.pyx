@@ -62,7 +62,7 @@ from libc.stdint cimport uint8_t, uint16_t, uint64_t
 
 from bots.choice cimport best_scored
 from bots.heuristics cimport new_heuristic, Heuristic
-from libc.math cimport exp
+from libc.math cimport exp, log
 from engine._core cimport State, Rng, rng_below, rng_unit, exp_popcount, MAX_LEGAL, MAX_SEATS
 from engine.eldorado.rules cimport (EdState, EdMap, ED_MAPS, CARD_SYMBOL, CARD_POWER, CARD_PRICE, CARD_ITEM,
                                     BLOCKADE_TERRAIN, BLOCKADE_POWER, ed_legal, ed_apply,
@@ -1735,20 +1735,32 @@ cdef double seat_turns(Ctx* c, const EdState* s, int seat, const EdParams* P) no
     return race_turns(&q, deck, N if N > 0 else 1, P)
 
 
-cdef double EVAL_SPREAD = 1.5
-"""Turns of the race estimate per logistic unit of the evaluation (`evaluate`)."""
+# The evaluation's weights: a multinomial logit of the winner of greedy-against-greedy games on the
+# seats' features at the start of every turn (research/notebook.md, 2026-11-30: 600-1,000 games for
+# each of first-expedition with 2, 3 and 4 players, witchs-cauldron with 2 and 4, hills-of-gold and
+# winding-paths with 2, fitted together). The race estimate `seat_turns` counts turns of a deck that
+# keeps improving (about 74 at the start of a 2-player game that lasts about 20 turns a seat), so a
+# difference of turns means less early than late: its logarithm is what predicts the winner.
+cdef double EVAL_LOG = 3.44        # logistic units per unit of log(turns + EVAL_OFFSET)
+cdef double EVAL_OFFSET = 2.0
+cdef double EVAL_TEMPO = 0.65      # a seat that still plays in this round (the one to move, and after it)
+cdef double EVAL_DISTANCE = 0.081  # per distance unit of the seat's pieces to El Dorado, beyond the turns
+cdef double EVAL_HELD = 0.103      # per blockade held (the tie-break, and ways opened)
 
 
-cdef void ed_evaluate_p(const EdState* s, const EdParams* P, double spread, double* out) noexcept nogil:
-    """Per seat, a chance of winning from the race estimate: a softmax of minus each seat's turns to
-    finish (`seat_turns`) over `spread` (two seats: a logistic of the difference). The seats after the
-    one to move in this round have a turn fewer to wait, counted as its share of a turn."""
+cdef void ed_evaluate(const void* sp, double* out) noexcept nogil:
+    """Per seat, a chance of winning: a softmax over the seats of -EVAL_LOG log(turns + EVAL_OFFSET)
+    (`seat_turns`, with the default weights) + EVAL_TEMPO if it still plays in this round -
+    EVAL_DISTANCE a distance unit + EVAL_HELD a blockade held. Calibrated at the start of a turn, where
+    a search's rollouts stop (`SearchDefaults.cutoff_turns`)."""
+    cdef const EdState* s = <const EdState*>sp
     cdef Ctx c
-    cdef double T[MAX_SEATS]
-    cdef double lo = 1e300, total = 0.0
+    cdef double z[MAX_SEATS]
+    cdef double hi = -1e300, total = 0.0
+    cdef const uint16_t* dist = dist_of(s)
     cdef int i
     c.s = s
-    c.P = P
+    c.P = &DEFAULTS
     c.r = s.route
     c.M = &ED_MAPS[s.route]
     c.np = npieces(s)
@@ -1756,19 +1768,17 @@ cdef void ed_evaluate_p(const EdState* s, const EdParams* P, double spread, doub
     for i in range(ED_MAX_CONN):
         c.conn0[i] = s.conn[i]
     for i in range(s.players):
-        T[i] = seat_turns(&c, s, i, P)
-        if T[i] < lo:
-            lo = T[i]
+        z[i] = -EVAL_LOG * log(seat_turns(&c, s, i, &DEFAULTS) + EVAL_OFFSET) \
+            - EVAL_DISTANCE * seat_distance(s, dist, i) + EVAL_HELD * exp_popcount(s.seat[i].held)
+        if i >= s.to_move:
+            z[i] += EVAL_TEMPO
+        if z[i] > hi:
+            hi = z[i]
     for i in range(s.players):
-        out[i] = exp(-(T[i] - lo) / spread)
+        out[i] = exp(z[i] - hi)
         total += out[i]
     for i in range(s.players):
         out[i] /= total
-
-
-cdef void ed_evaluate(const void* s, double* out) noexcept nogil:
-    """ed_evaluate_p with the default weights and spread."""
-    ed_evaluate_p(<const EdState*>s, &DEFAULTS, EVAL_SPREAD, out)
 
 
 cdef Heuristic _heuristic = new_heuristic("The Quest for El Dorado", ed_greedy_decision, ed_scores)
@@ -1875,6 +1885,32 @@ def context(State state, params=None) -> dict:
         "token": {TOKEN_CODES[t]: c.tv[t] for t in range(ED_TOKENS)},
         "cave_token": c.etok,
     }
+
+
+def race_estimate(State state, params=None) -> list:
+    """Per seat, the race estimate the evaluation reads (`seat_turns`): the turns its deck needs for
+    its way to El Dorado, 0 once it has finished (for tests and calibration).
+
+    >>> import engine
+    >>> turns = race_estimate(engine.new_game("eldorado", seed=3, players=2))
+    >>> len(turns) == 2 and min(turns) > 0
+    True
+    """
+    cdef const EdState* s = _ed_state(state)
+    cdef EdParams P = check_params(params)
+    cdef Ctx c
+    cdef int i
+    if state.is_terminal():
+        raise ValueError("the match is over")
+    c.s = s
+    c.P = &P
+    c.r = s.route
+    c.M = &ED_MAPS[s.route]
+    c.np = npieces(s)
+    c.players = s.players
+    for i in range(ED_MAX_CONN):
+        c.conn0[i] = s.conn[i]
+    return [seat_turns(&c, s, i, &P) for i in range(s.players)]
 
 
 def simulate(State state, params=None) -> tuple:

@@ -21,16 +21,17 @@ DECISIONS_PER_TURN = 6
 6.3 (2 players) and 6.1 (4 players) on first-expedition, 7.2 and 6.5 on witchs-cauldron (research/
 notebook.md, 2026-11-29). Uniformly random play makes 3.1 to 4.4: too few, a clock shared over them
 spends the turns' budget on their first decisions."""
-ROLLOUT_CUTOFF = 30
-"""Rollout decisions before the heuristic's race estimate scores a search's iteration (about two
-rounds of two players): 2,700 iterations/s at the first decision of a 2-player game instead of 250
-(rollouts to the end), and better play at 200 iterations a decision (research/notebook.md,
-2026-11-29)."""
+ROLLOUT_TURNS = 2
+"""A search's rollouts stop where the searching seat is about to begin its second turn after the root
+(its own turn finished, then one more, and the others' in between) and are scored by the heuristic's
+evaluation, which is calibrated there: cut after a count of decisions instead, rollouts stopped in
+the middle of turns, where the evaluation misjudges whose turn it is (research/notebook.md,
+2026-11-30)."""
 QUICK_ROUNDS = 20
+"""`max_rounds` of a short game (random games never finish and end at the round limit)."""
 QUICK_ITERATIONS = 3000
 """Iterations of a `go` without limits: about a second at the first decision of a 2-player game
 (2,700 iterations/s; rollouts of a race cost more than the card editions' rounds)."""
-"""`max_rounds` of a short game (random games never finish and end at the round limit)."""
 
 
 SYMBOL_COLOURS = {MACHETE: "green", PADDLE: "blue", COIN: "yellow", JOKER: "magenta", ACTION: "bright_white"}
@@ -63,8 +64,8 @@ ELDORADO = Edition(
     # EldoradoState.begins_turn for a position without a record).
     turn=TurnShape(decisions=DECISIONS_PER_TURN, begins=begins_turn),
     # A race (GameOps.margin 0): only the result counts, so there is no margin's spread to scale.
-    # Rollouts stop after ROLLOUT_CUTOFF decisions and are scored by the heuristic's race estimate.
-    search=SearchDefaults(round_spread=1.0, infer=False, cutoff=ROLLOUT_CUTOFF, iterations=QUICK_ITERATIONS),
+    # Rollouts stop at the searching seat's ROLLOUT_TURNS-th turn and are scored by the heuristic's evaluation.
+    search=SearchDefaults(round_spread=1.0, infer=False, cutoff_turns=ROLLOUT_TURNS, iterations=QUICK_ITERATIONS),
     quick_options={"max_rounds": QUICK_ROUNDS},
     default_players=2,
     heuristic=Ref("bots.eldorado.heuristic:HEURISTIC"),
