@@ -8,8 +8,8 @@ import json
 
 import pytest
 
-MODULES = ["research", "research.benchmark", "research.decision_values", "research.record_traces",
-           "research.search_traces", "research.trace_research"]
+MODULES = ["research", "research.benchmark", "research.decision_values", "research.evaluation_fit",
+           "research.record_traces", "research.search_traces", "research.trace_research"]
 
 
 @pytest.mark.parametrize("name", MODULES)
