@@ -170,8 +170,9 @@ def read_records(path: str) -> list[ValuedPosition]:
     return records
 
 
-def _positive(text: str) -> int:
-    """An argparse type: an integer of at least 1 (a count of positions or worlds)."""
+def positive_int(text: str) -> int:
+    """An argparse type of the research tools: an integer of at least 1 (a count of positions, worlds
+    or games)."""
     try:
         value = int(text)
     except ValueError:
@@ -186,8 +187,8 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     gen = sub.add_parser("generate", help="sample positions and value their decisions (appends to --out)")
     gen.add_argument("--edition", "-e", default="classic", choices=EDITION_NAMES)
-    gen.add_argument("--positions", type=_positive, default=100)
-    gen.add_argument("--worlds", type=_positive, default=1500, help="sampled worlds per decision")
+    gen.add_argument("--positions", type=positive_int, default=100)
+    gen.add_argument("--worlds", type=positive_int, default=1500, help="sampled worlds per decision")
     gen.add_argument("--seed", type=int, required=True, help="first deal (and the searches' seeds)")
     gen.add_argument("--out", required=True)
     rep = sub.add_parser("report", help="the heuristic's regret by kind of position")
@@ -195,8 +196,8 @@ def main(argv: list[str] | None = None) -> int:
     rep.add_argument("--json", action="store_true")
     noise = sub.add_parser("noise", help="value the first positions of a file again on other worlds")
     noise.add_argument("file")
-    noise.add_argument("--positions", type=_positive, default=300)
-    noise.add_argument("--worlds", type=_positive, default=1500)
+    noise.add_argument("--positions", type=positive_int, default=300)
+    noise.add_argument("--worlds", type=positive_int, default=1500)
     noise.add_argument("--seed", type=int, required=True, help="the searches' seeds (seed, seed+1, …)")
     args = parser.parse_args(argv)
     if args.command == "generate":

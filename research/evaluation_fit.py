@@ -50,6 +50,7 @@ import numpy as np
 
 import engine
 from bots.eldorado.heuristic import decide, distances, race_estimate
+from research.decision_values import positive_int
 
 OFFSET = 2.0
 """The turns added to the race estimate under the logarithm (`EVAL_OFFSET`, not fitted)."""
@@ -223,17 +224,6 @@ def old_loss(groups: list[Turns], spread: float = OLD_SPREAD) -> float:
 
 # ----- command line -------------------------------------------------------------------------------
 
-def _positive(text: str) -> int:
-    """An argparse type: an integer of at least 1."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected at least 1, got {value}")
-    return value
-
-
 def _collect_command(args: argparse.Namespace) -> int:
     print(f"collect route={args.route} players={args.players} games={args.games} seed={args.seed} "
           f"-> {args.out}", file=sys.stderr)
@@ -276,7 +266,7 @@ def main(argv: list[str] | None = None) -> int:
     col = sub.add_parser("collect", help="play greedy-against-greedy games, write their turn starts")
     col.add_argument("--route", default="first-expedition")
     col.add_argument("--players", type=int, choices=(2, 3, 4), default=2)
-    col.add_argument("--games", type=_positive, default=1000)
+    col.add_argument("--games", type=positive_int, default=1000)
     col.add_argument("--seed", type=int, default=100000, help="the first deal")
     col.add_argument("--out", required=True, help="the JSON-lines file (overwritten)")
     fitp = sub.add_parser("fit", help="fit the weights on files of turn starts, each file weighing the same")

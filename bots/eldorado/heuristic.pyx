@@ -767,6 +767,20 @@ cdef void weigh_ways(Ctx* c, const EdState* s, int seat, const int* deck, const 
     weighted_dijkstra(c, s.conn, c.wd)
 
 
+cdef void race_ctx(Ctx* c, const EdState* s, const EdParams* P) noexcept nogil:
+    """The part of a context that every seat's race estimate (`seat_turns`) reads: the map, the
+    pieces and the connections' blockades."""
+    cdef int k
+    c.s = s
+    c.P = P
+    c.r = s.route
+    c.M = &ED_MAPS[s.route]
+    c.np = npieces(s)
+    c.players = s.players
+    for k in range(ED_MAX_CONN):
+        c.conn0[k] = s.conn[k]
+
+
 cdef void init_ctx(Ctx* c, const EdState* s, const EdParams* P) noexcept nogil:
     cdef int me = s.to_move, t, k, o, i, lo, No
     cdef int deck[ED_TYPES]
@@ -777,20 +791,13 @@ cdef void init_ctx(Ctx* c, const EdState* s, const EdParams* P) noexcept nogil:
     cdef const uint16_t* dist = dist_of(s)
     cdef double Tme, T, To, Tmin, avg_m, avg0, draws_add, draws_rem, best, rem_best, conv, frac, D
     cdef double money, phase, v, sdraw, sdisc, send2, mean_coins
-    c.s = s
-    c.P = P
-    c.r = s.route
-    c.M = &ED_MAPS[s.route]
+    race_ctx(c, s, P)
     c.me = me
-    c.np = npieces(s)
-    c.players = s.players
     for k in range(ED_TOKENS):
         c.tok0[k] = s.seat[me].tokens[k]
     for t in range(ED_TYPES):
         c.removed0[t] = s.seat[me].removed[t]
         c.market0[t] = s.market[t]
-    for k in range(ED_MAX_CONN):
-        c.conn0[k] = s.conn[k]
     # the seat's deck: every card it owns and has not removed (its draw pile as a set)
     for t in range(ED_TYPES):
         deck[t] = s.seat[me].hand[t] + s.seat[me].discard[t] + s.played[t]
@@ -1736,7 +1743,7 @@ cdef double seat_turns(Ctx* c, const EdState* s, int seat, const EdParams* P) no
 
 
 # The evaluation's weights: a multinomial logit of the winner of greedy-against-greedy games on the
-# seats' features at the start of every turn (research/notebook.md, 2026-11-30: 600-1,000 games for
+# seats' features at the start of every turn (research/notebook.md, 2026-12-06: 600-1,000 games for
 # each of first-expedition with 2, 3 and 4 players, witchs-cauldron with 2 and 4, hills-of-gold and
 # winding-paths with 2, fitted together). The race estimate `seat_turns` counts turns of a deck that
 # keeps improving (about 74 at the start of a 2-player game that lasts about 20 turns a seat), so a
@@ -1759,14 +1766,7 @@ cdef void ed_evaluate(const void* sp, double* out) noexcept nogil:
     cdef double hi = -1e300, total = 0.0
     cdef const uint16_t* dist = dist_of(s)
     cdef int i
-    c.s = s
-    c.P = &DEFAULTS
-    c.r = s.route
-    c.M = &ED_MAPS[s.route]
-    c.np = npieces(s)
-    c.players = s.players
-    for i in range(ED_MAX_CONN):
-        c.conn0[i] = s.conn[i]
+    race_ctx(&c, s, &DEFAULTS)
     for i in range(s.players):
         z[i] = -EVAL_LOG * log(seat_turns(&c, s, i, &DEFAULTS) + EVAL_OFFSET) \
             - EVAL_DISTANCE * seat_distance(s, dist, i) + EVAL_HELD * exp_popcount(s.seat[i].held)
@@ -1902,14 +1902,7 @@ def race_estimate(State state, params=None) -> list:
     cdef int i
     if state.is_terminal():
         raise ValueError("the match is over")
-    c.s = s
-    c.P = &P
-    c.r = s.route
-    c.M = &ED_MAPS[s.route]
-    c.np = npieces(s)
-    c.players = s.players
-    for i in range(ED_MAX_CONN):
-        c.conn0[i] = s.conn[i]
+    race_ctx(&c, s, &P)
     return [seat_turns(&c, s, i, &P) for i in range(s.players)]
 
 

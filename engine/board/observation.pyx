@@ -67,6 +67,23 @@ cdef inline void _put_set(float* out, const Cards* s) noexcept nogil:
     exp_bits_to_floats(s.any, s.extra, out, NTYPES)
 
 
+cdef inline void _pile_depths(float* out, const BoardStruct* s, int k, uint8_t* copies) noexcept nogil:
+    """Writes pile k's cards by depth (1: on top) into their copies' slots; `copies` counts each
+    type's copies placed so far."""
+    cdef int i, t
+    for i in range(s.pile_n[k] - 1, -1, -1):
+        t = s.piles[k * PILE_CAP + i]
+        out[O_PILE_DEPTH + 2 * t + copies[t]] = s.pile_n[k] - i
+        copies[t] += 1
+
+
+cdef inline void _counts(const BoardStruct* s, float* out) noexcept nogil:
+    """The deck's size, the box's and the crossings."""
+    out[O_DECK] = s.deck_n
+    out[O_BOX] = cards_size(&s.box)
+    out[O_CROSSED] = s.crossed
+
+
 cdef void board_observe(const void* sp, int seat, float* out) noexcept nogil:
     cdef const BoardStruct* s = <const BoardStruct*>sp
     cdef int n = s.nseats, j, o, x, i, k, t, code
@@ -102,13 +119,8 @@ cdef void board_observe(const void* sp, int seat, float* out) noexcept nogil:
     memset(copies, 0, sizeof(copies))
     for k in range(NCOLOURS):
         out[O_PILE_SIZE + k] = s.pile_n[k]
-        for i in range(s.pile_n[k] - 1, -1, -1):
-            t = s.piles[k * PILE_CAP + i]
-            out[O_PILE_DEPTH + 2 * t + copies[t]] = s.pile_n[k] - i
-            copies[t] += 1
-    out[O_DECK] = s.deck_n
-    out[O_BOX] = cards_size(&s.box)
-    out[O_CROSSED] = s.crossed
+        _pile_depths(out, s, k, copies)
+    _counts(s, out)
     if s.phase == PH_PLAY or s.phase == PH_MOVE or s.phase == PH_DRAW:
         out[O_PHASE + (0 if s.phase == PH_PLAY else 1 if s.phase == PH_MOVE else 2)] = 1
         out[O_TO_MOVE + (s.to_move - seat + n) % n] = 1
@@ -203,13 +215,8 @@ cdef void board_update(const void* pp, int seat0, const void* sp, int seat, floa
                 out[O_PILE_DEPTH + 2 * t + 1] = 0
             for i in range(s.pile_n[k]):
                 copies[s.piles[k * PILE_CAP + i]] = 0
-            for i in range(s.pile_n[k] - 1, -1, -1):
-                t = s.piles[k * PILE_CAP + i]
-                out[O_PILE_DEPTH + 2 * t + copies[t]] = s.pile_n[k] - i
-                copies[t] += 1
-    out[O_DECK] = s.deck_n
-    out[O_BOX] = cards_size(&s.box)
-    out[O_CROSSED] = s.crossed
+            _pile_depths(out, s, k, copies)
+    _counts(s, out)
     _turn(p, seat0, out, 0)
     _turn(s, seat, out, 1)
     out[O_ROUND] = s.round

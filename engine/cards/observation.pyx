@@ -110,6 +110,29 @@ cdef inline void _dense_set(float* out, const CardSet* s, const LCConfig* c, uin
             out[t] = cs_count(s, c, t)
 
 
+cdef inline void _pile_depths(float* out, const LCState* s, int k, int cap, const uint8_t* first,
+                              uint8_t* copies) noexcept nogil:
+    """Writes pile k's cards by depth (1: on top) into their copies' slots of the pile_depth block
+    `out`; `copies` counts each type's copies placed so far."""
+    cdef int n = s.pile_n[k], i, t
+    for i in range(n - 1, -1, -1):
+        t = s.piles[k * cap + i]
+        out[first[t] + copies[t]] = n - i
+        copies[t] += 1
+
+
+cdef inline void _counts(const LCState* s, int row, float* out, const Offsets* o) noexcept nogil:
+    """The deck's size, the teams' totals (the viewer's first), the round, the turn and the cost."""
+    out[o.deck] = s.deck_n
+    out[o.totals] = s.totals[row]
+    out[o.totals + 1] = s.totals[1 - row]
+    out[o.round] = s.round
+    out[o.round + 1] = s.rounds
+    out[o.turn] = s.turn
+    out[o.turn + 1] = s.max_turns
+    out[o.cost] = s.cost
+
+
 cdef void lc_observe(const void* sp, int seat, float* out) noexcept nogil:
     cdef const LCState* s = <const LCState*>sp
     cdef const LCConfig* c = lc_config(s.edition)
@@ -138,18 +161,8 @@ cdef void lc_observe(const void* sp, int seat, float* out) noexcept nogil:
     memset(copies, 0, sizeof(copies))
     for k in range(P):
         out[o.pile_size + k] = s.pile_n[k]
-        for i in range(s.pile_n[k] - 1, -1, -1):
-            t = s.piles[k * c.pile_cap + i]
-            out[o.pile_depth + FIRST_SLOT[s.edition][t] + copies[t]] = s.pile_n[k] - i
-            copies[t] += 1
-    out[o.deck] = s.deck_n
-    out[o.totals] = s.totals[row]
-    out[o.totals + 1] = s.totals[1 - row]
-    out[o.round] = s.round
-    out[o.round + 1] = s.rounds
-    out[o.turn] = s.turn
-    out[o.turn + 1] = s.max_turns
-    out[o.cost] = s.cost
+        _pile_depths(out + o.pile_depth, s, k, c.pile_cap, FIRST_SLOT[s.edition], copies)
+    _counts(s, row, out, o)
     if s.phase == PH_PLAY or s.phase == PH_DRAW:
         out[o.phase + (0 if s.phase == PH_PLAY else 1)] = 1
         out[o.to_move + _rel(s.to_move - seat, S)] = 1
@@ -232,18 +245,8 @@ cdef void lc_update(const void* pp, int seat0, const void* sp, int seat, float* 
                     out[o.pile_depth + first[t] + r] = 0
             for i in range(n):
                 copies[s.piles[k * cap + i]] = 0
-            for i in range(n - 1, -1, -1):
-                t = s.piles[k * cap + i]
-                out[o.pile_depth + first[t] + copies[t]] = n - i
-                copies[t] += 1
-    out[o.deck] = s.deck_n
-    out[o.totals] = s.totals[row]
-    out[o.totals + 1] = s.totals[1 - row]
-    out[o.round] = s.round
-    out[o.round + 1] = s.rounds
-    out[o.turn] = s.turn
-    out[o.turn + 1] = s.max_turns
-    out[o.cost] = s.cost
+            _pile_depths(out + o.pile_depth, s, k, cap, first, copies)
+    _counts(s, row, out, o)
     _clear_turn(p, seat0, out, o, S)
     if s.phase == PH_PLAY or s.phase == PH_DRAW:
         out[o.phase + (0 if s.phase == PH_PLAY else 1)] = 1

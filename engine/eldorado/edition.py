@@ -26,7 +26,7 @@ ROLLOUT_TURNS = 2
 (its own turn finished, then one more, and the others' in between) and are scored by the heuristic's
 evaluation, which is calibrated there: cut after a count of decisions instead, rollouts stopped in
 the middle of turns, where the evaluation misjudges whose turn it is (research/notebook.md,
-2026-11-30)."""
+2026-12-06)."""
 QUICK_ROUNDS = 20
 """`max_rounds` of a short game (random games never finish and end at the round limit)."""
 QUICK_ITERATIONS = 3000
