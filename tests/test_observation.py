@@ -6,9 +6,11 @@ import math
 import random
 from array import array
 
+import pytest
+
 import engine
 from engine.observation import Observation
-from helpers import random_state
+from helpers import CARD_EDITIONS, random_state
 
 
 def _observe(state: engine.State, seat: int) -> tuple[float, ...]:
@@ -89,6 +91,33 @@ def test_the_incremental_writer_gives_the_tensor_written_afresh(edition):
         other = random_state(edition, seed + 50, steps=rng.randrange(60))
         obs.update(prev, seat0, other, 0, memoryview(out))
         assert tuple(out) == _observe(other, 0)
+
+
+
+@pytest.mark.parametrize("edition", CARD_EDITIONS)
+def test_the_incremental_writer_shifts_a_pile_pushed_or_popped(edition):
+    """The card editions' writer shifts the depths of a pile that gained or lost its top card
+    instead of rewriting it: matches that mostly discard and draw from the piles, so that piles
+    grow deep and copies of a type lie in one pile, give the fresh tensor at every step."""
+    obs: Observation = engine.get_edition(edition).observation
+    size = next(f for f in obs.fields if f.name == "pile_size")
+    out = array("f", [math.nan] * obs.size)
+    deepest = 0
+    for seed in range(4):
+        state = engine.new_game(edition, seed=seed)
+        rng = random.Random(seed)
+        prev, seat0 = state.copy(), 0
+        obs.observe(prev, seat0, memoryview(out))
+        while not state.is_terminal():
+            legal = state.legal()
+            piles = [d for d in legal if 64 <= d < 128 or 129 <= d < 134]   # discards, draws from a pile
+            state.apply(rng.choice(piles if piles and rng.random() < 0.9 else legal))
+            seat = state.to_move if state.to_move is not None else 0
+            obs.update(prev, seat0, state, seat, memoryview(out))
+            assert tuple(out) == _observe(state, seat)
+            deepest = max(deepest, max(out[size.offset:size.offset + size.size]))
+            prev, seat0 = state.copy(), seat
+    assert deepest >= 5
 
 
 def test_the_hand_field_counts_the_seats_hand(edition):

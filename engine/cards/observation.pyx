@@ -199,6 +199,55 @@ cdef inline void _clear_turn(const LCState* s, int seat, float* out, const Offse
             out[o.nodraw + s.nodraw] = 0
 
 
+cdef inline bint _shift_pile(float* out, const LCState* p, const LCState* s, int k, int cap, const uint8_t* first,
+                             const LCConfig* c, uint64_t multi) noexcept nogil:
+    """Brings pile k's depths in the pile_depth block `out` from `p` to `s` when `s`'s pile is
+    `p`'s with one card pushed (a discard) or popped (a draw): every other card one deeper or
+    shallower, the copies of its type shifted a slot. Returns False, having changed nothing, when
+    the pile changed otherwise (the caller rewrites it)."""
+    cdef int n0 = p.pile_n[k], n = s.pile_n[k], i, t, r, m
+    cdef const uint8_t* a = p.piles + k * cap
+    cdef const uint8_t* b = s.piles + k * cap
+    cdef uint64_t seen = 0, w
+    cdef int lo = n0 if n0 < n else n
+    cdef float d = 1 if n > n0 else -1
+    if n != n0 + 1 and n != n0 - 1:
+        return False
+    for i in range(lo):
+        if a[i] != b[i]:
+            return False
+    t = b[n0] if n > n0 else a[n]        # the card pushed or popped
+    if n < n0 and (multi >> t) & 1:       # popped: its shallowest copy's slot goes
+        m = c.copies[t]
+        for r in range(m - 1):
+            out[first[t] + r] = out[first[t] + r + 1]
+        out[first[t] + m - 1] = 0
+    for i in range(lo):
+        t = b[i]
+        if (multi >> t) & 1:
+            seen |= (<uint64_t>1) << t
+        else:
+            out[first[t]] += d
+    w = seen
+    while w:
+        t = exp_ctz(w)
+        w &= w - 1
+        for r in range(c.copies[t]):
+            if out[first[t] + r] != 0:
+                out[first[t] + r] += d
+    if n > n0:                            # pushed: on top, its type's first slot
+        t = b[n0]
+        if (multi >> t) & 1:
+            for r in range(c.copies[t] - 1, 0, -1):
+                out[first[t] + r] = out[first[t] + r - 1]
+        out[first[t]] = 1
+    else:
+        t = a[n]
+        if not (multi >> t) & 1:
+            out[first[t]] = 0
+    return True
+
+
 cdef void lc_update(const void* pp, int seat0, const void* sp, int seat, float* out) noexcept nogil:
     cdef const LCState* p = <const LCState*>pp
     cdef const LCState* s = <const LCState*>sp
@@ -239,6 +288,8 @@ cdef void lc_update(const void* pp, int seat0, const void* sp, int seat, float* 
             if n == p.pile_n[k] and same_bytes(s.piles + k * cap, p.piles + k * cap, cap):
                 continue
             out[o.pile_size + k] = n
+            if _shift_pile(out + o.pile_depth, p, s, k, cap, first, c, multi):
+                continue
             for i in range(p.pile_n[k]):
                 t = p.piles[k * cap + i]
                 for r in range(c.copies[t]):
