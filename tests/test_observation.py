@@ -94,6 +94,27 @@ def test_the_incremental_writer_gives_the_tensor_written_afresh(edition):
 
 
 
+def test_the_incremental_writer_moves_the_seats_blocks_to_any_new_viewer(edition):
+    """A change of viewer by every number of seats (the per-seat blocks rotated, the teams' rows
+    swapped, before the seats are compared), at every step of random matches, gives the fresh tensor."""
+    obs: Observation = engine.get_edition(edition).observation
+    out = array("f", [math.nan] * obs.size)
+    for seed in range(2):
+        state = random_state(edition, seed, steps=0)
+        n = state.num_seats
+        prev, seat0 = state.copy(), 0
+        obs.observe(prev, seat0, memoryview(out))
+        rng = random.Random(seed)
+        step = 0
+        while not state.is_terminal() and step < 200:
+            state.apply(rng.choice(state.legal()))
+            seat = (seat0 + 1 + step % n) % n     # every shift 1 .. n (n: the same viewer)
+            obs.update(prev, seat0, state, seat, memoryview(out))
+            assert tuple(out) == _observe(state, seat), f"seed {seed}, step {step}"
+            prev, seat0 = state.copy(), seat
+            step += 1
+
+
 @pytest.mark.parametrize("edition", CARD_EDITIONS)
 def test_the_incremental_writer_shifts_a_pile_pushed_or_popped(edition):
     """The card editions' writer shifts the depths of a pile that gained or lost its top card

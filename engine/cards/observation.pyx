@@ -13,7 +13,7 @@ set that differs).
 >>> [f.name for f in OBSERVATIONS[1].fields][:6]
 ['hand', 'others', 'hidden', 'known', 'partner_knows', 'team_known']
 """
-from libc.string cimport memset
+from libc.string cimport memset, memcpy
 from libc.stdint cimport uint8_t, uint64_t
 
 from engine._core cimport exp_ctz
@@ -173,7 +173,7 @@ cdef void lc_observe(const void* sp, int seat, float* out) noexcept nogil:
 cdef inline void _set_block(float* out, const CardSet* a, const CardSet* b, const LCConfig* c, uint64_t multi,
                             int T) noexcept nogil:
     """Brings a block from the counts of set `a` to those of `b`: nothing when they are equal, else
-    the whole block 16 types at a time with AVX-512, or the types that differ one by one."""
+    the whole block 8 or 16 types at a time with AVX2 or AVX-512, or the types that differ one by one."""
     cdef uint64_t m
     cdef int t
     if a.any == b.any and a.extra == b.extra:
@@ -248,6 +248,14 @@ cdef inline bint _shift_pile(float* out, const LCState* p, const LCState* s, int
     return True
 
 
+cdef inline void _swap_blocks(float* out, int T) noexcept nogil:
+    """Swaps the two blocks of T floats at `out`."""
+    cdef float tmp[MAX_TYPES]
+    memcpy(tmp, out, T * sizeof(float))
+    memcpy(out, out + T, T * sizeof(float))
+    memcpy(out + T, tmp, T * sizeof(float))
+
+
 cdef void lc_update(const void* pp, int seat0, const void* sp, int seat, float* out) noexcept nogil:
     cdef const LCState* p = <const LCState*>pp
     cdef const LCState* s = <const LCState*>sp
@@ -275,10 +283,16 @@ cdef void lc_update(const void* pp, int seat0, const void* sp, int seat, float* 
         _set_block(out + o.known + j * T, &p.known[_rel(seat0 + j, S)], &s.known[_rel(seat + j, S)], c, multi, T)
     if o.partner_knows >= 0:
         _set_block(out + o.partner_knows, &p.pknown[seat0], &s.pknown[seat], c, multi, T)
+        if row != row0:
+            _swap_blocks(out + o.team_known, T)
         for r in range(2):
-            _set_block(out + o.team_known + r * T, &p.tknown[(row0 + r) & 1], &s.tknown[(row + r) & 1], c, multi, T)
+            _set_block(out + o.team_known + r * T, &p.tknown[(row + r) & 1], &s.tknown[(row + r) & 1], c, multi, T)
+    # The rows are swapped when the viewer's team changed (as the team_known blocks above), then
+    # compared row with same row: only what the decision changed is rewritten.
+    if row != row0:
+        _swap_blocks(out + o.rows, T)
     for r in range(2):
-        _set_block(out + o.rows + r * T, &p.rows[(row0 + r) & 1], &s.rows[(row + r) & 1], c, multi, T)
+        _set_block(out + o.rows + r * T, &p.rows[(row + r) & 1], &s.rows[(row + r) & 1], c, multi, T)
     # A pile that changed is rewritten whole (a discard deepens every card under it); a type's
     # copies all lie in its colour's pile, so their slots are the pile's alone. Unused pile entries
     # are zero, so equal piles are equal bytes.
