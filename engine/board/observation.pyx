@@ -5,7 +5,9 @@ the fields; `OBSERVATION.fields` describes them).
 The layout has room for four seats whatever the number of players: block 0 of a per-seat field is
 the viewer, then the seats in turn order, and the blocks of absent seats stay zero. Counts and
 values are plain numbers, not scaled. `board_update` brings the tensor of a seat up to date from the
-state it was written from, rewriting only the card sets, paths, tiles and piles that differ.
+state it was written from, rewriting only the card sets, paths, tiles and piles that differ (on a
+change of viewer the per-seat fields are first rotated to the new viewer, then each seat compared
+with itself).
 
 >>> OBSERVATION.size, [f.name for f in OBSERVATION.fields][:3]
 (899, ['hand', 'known', 'hidden'])

@@ -6,7 +6,8 @@ Seats are relative: block 0 of a per-seat field is the viewer, then the seats in
 are the viewer's team's first. Counts are plain numbers of cards, not scaled. `lc_update` brings a
 tensor up to date from the state it was written from, comparing card sets a word at a time and
 rewriting only the blocks and piles that differ (whatever the viewers: a block of another seat is a
-set that differs).
+set that differs; the teams' rows are swapped first when the viewer's team changed). A pile that
+gained or lost its top card has its depths shifted rather than rewritten.
 
 >>> [obs.size for obs in OBSERVATIONS]
 [383, 752, 331]
