@@ -6,9 +6,11 @@ import math
 import random
 from array import array
 
+import pytest
+
 import engine
 from engine.observation import Observation
-from helpers import random_state
+from helpers import CARD_EDITIONS, random_state
 
 
 def _observe(state: engine.State, seat: int) -> tuple[float, ...]:
@@ -89,6 +91,54 @@ def test_the_incremental_writer_gives_the_tensor_written_afresh(edition):
         other = random_state(edition, seed + 50, steps=rng.randrange(60))
         obs.update(prev, seat0, other, 0, memoryview(out))
         assert tuple(out) == _observe(other, 0)
+
+
+
+def test_the_incremental_writer_moves_the_seats_blocks_to_any_new_viewer(edition):
+    """A change of viewer by every number of seats (the per-seat blocks rotated, the teams' rows
+    swapped, before the seats are compared), at every step of random matches, gives the fresh tensor."""
+    obs: Observation = engine.get_edition(edition).observation
+    out = array("f", [math.nan] * obs.size)
+    for seed in range(2):
+        state = random_state(edition, seed, steps=0)
+        n = state.num_seats
+        prev, seat0 = state.copy(), 0
+        obs.observe(prev, seat0, memoryview(out))
+        rng = random.Random(seed)
+        step = 0
+        while not state.is_terminal() and step < 200:
+            state.apply(rng.choice(state.legal()))
+            seat = (seat0 + 1 + step % n) % n     # every shift 1 .. n (n: the same viewer)
+            obs.update(prev, seat0, state, seat, memoryview(out))
+            assert tuple(out) == _observe(state, seat), f"seed {seed}, step {step}"
+            prev, seat0 = state.copy(), seat
+            step += 1
+
+
+@pytest.mark.parametrize("edition", CARD_EDITIONS)
+def test_the_incremental_writer_shifts_a_pile_pushed_or_popped(edition):
+    """The card editions' writer shifts the depths of a pile that gained or lost its top card
+    instead of rewriting it: matches that mostly discard and draw from the piles, so that piles
+    grow deep and copies of a type lie in one pile, give the fresh tensor at every step."""
+    obs: Observation = engine.get_edition(edition).observation
+    size = next(f for f in obs.fields if f.name == "pile_size")
+    out = array("f", [math.nan] * obs.size)
+    deepest = 0
+    for seed in range(4):
+        state = engine.new_game(edition, seed=seed)
+        rng = random.Random(seed)
+        prev, seat0 = state.copy(), 0
+        obs.observe(prev, seat0, memoryview(out))
+        while not state.is_terminal():
+            legal = state.legal()
+            piles = [d for d in legal if 64 <= d < 128 or 129 <= d < 134]   # discards, draws from a pile
+            state.apply(rng.choice(piles if piles and rng.random() < 0.9 else legal))
+            seat = state.to_move if state.to_move is not None else 0
+            obs.update(prev, seat0, state, seat, memoryview(out))
+            assert tuple(out) == _observe(state, seat)
+            deepest = max(deepest, max(out[size.offset:size.offset + size.size]))
+            prev, seat0 = state.copy(), seat
+    assert deepest >= 5
 
 
 def test_the_hand_field_counts_the_seats_hand(edition):

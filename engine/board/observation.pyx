@@ -5,12 +5,14 @@ the fields; `OBSERVATION.fields` describes them).
 The layout has room for four seats whatever the number of players: block 0 of a per-seat field is
 the viewer, then the seats in turn order, and the blocks of absent seats stay zero. Counts and
 values are plain numbers, not scaled. `board_update` brings the tensor of a seat up to date from the
-state it was written from, rewriting only the card sets, paths, tiles and piles that differ.
+state it was written from, rewriting only the card sets, paths, tiles and piles that differ (on a
+change of viewer the per-seat fields are first rotated to the new viewer, then each seat compared
+with itself).
 
 >>> OBSERVATION.size, [f.name for f in OBSERVATION.fields][:3]
 (899, ['hand', 'known', 'hidden'])
 """
-from libc.string cimport memset
+from libc.string cimport memset, memcpy, memmove
 from libc.stdint cimport uint8_t, uint64_t
 
 from engine._core cimport exp_ctz, MAX_SEATS
@@ -136,7 +138,7 @@ cdef void board_observe(const void* sp, int seat, float* out) noexcept nogil:
 
 cdef inline void _diff_set(float* out, const Cards* a, const Cards* b) noexcept nogil:
     """Brings out[type] from the counts of `a` to those of `b`: nothing when they are equal, else the
-    whole block 16 types at a time with AVX-512, or the types that differ one by one."""
+    whole block 8 or 16 types at a time with AVX2 or AVX-512, or the types that differ one by one."""
     cdef uint64_t m = (a.any ^ b.any) | (a.extra ^ b.extra)
     cdef int t
     if m and EXP_WIDE_MASKS:
@@ -159,6 +161,15 @@ cdef inline void _turn(const BoardStruct* s, int seat, float* out, float v) noex
             out[O_NODRAW + s.nodraw] = v
 
 
+cdef inline void _rotate(float* out, int width, int n, int d) noexcept nogil:
+    """Moves the n blocks of `width` floats at `out` d places down (block j + d to j, the first d
+    to the end): a per-seat field of one viewer made the field of the viewer d seats later."""
+    cdef float tmp[3 * NTYPES]
+    memcpy(tmp, out, d * width * sizeof(float))
+    memmove(out, out + d * width, (n - d) * width * sizeof(float))
+    memcpy(out + (n - d) * width, tmp, d * width * sizeof(float))
+
+
 cdef void board_update(const void* pp, int seat0, const void* sp, int seat, float* out) noexcept nogil:
     cdef const BoardStruct* p = <const BoardStruct*>pp
     cdef const BoardStruct* s = <const BoardStruct*>sp
@@ -167,12 +178,24 @@ cdef void board_update(const void* pp, int seat0, const void* sp, int seat, floa
     if n != p.nseats:  # blocks of absent seats would be left behind
         board_observe(sp, seat, out)
         return
-    # Block j holds the seat j places after the viewer: seat o now, po in the tensor before (the
-    # same seat unless the viewer changed).
+    # Block j holds the seat j places after the viewer. When the viewer changed, the per-seat fields
+    # are first rotated so that each block holds its new seat as it was in `p`; then a seat's blocks
+    # are compared with that seat in `p` (only what the decisions changed is rewritten).
+    d = seat - seat0
+    if d:
+        if d < 0:
+            d += n
+        _rotate(out + O_KNOWN, NTYPES, n, d)
+        _rotate(out + O_COLUMNS, NTYPES, n, d)
+        _rotate(out + O_BEGUN, NCOLOURS, n, d)
+        _rotate(out + O_LAST, NCOLOURS, n, d)
+        _rotate(out + O_DIRECTION, 2 * NCOLOURS, n, d)
+        _rotate(out + O_STONE, NCOLOURS, n, d)
+        _rotate(out + O_RESEARCHER, NCOLOURS, n, d)
     _diff_set(out + O_HAND, &p.hand[seat0], &s.hand[seat])
     for j in range(n):
         o = seat + j - n if seat + j >= n else seat + j
-        po = seat0 + j - n if seat0 + j >= n else seat0 + j
+        po = o
         _diff_set(out + O_KNOWN + j * NTYPES, &p.known[po], &s.known[o])
         if j:
             out[O_HIDDEN + j - 1] = cards_size(&s.hand[o]) - cards_size(&s.known[o])

@@ -6,14 +6,15 @@ Seats are relative: block 0 of a per-seat field is the viewer, then the seats in
 are the viewer's team's first. Counts are plain numbers of cards, not scaled. `lc_update` brings a
 tensor up to date from the state it was written from, comparing card sets a word at a time and
 rewriting only the blocks and piles that differ (whatever the viewers: a block of another seat is a
-set that differs).
+set that differs; the teams' rows are swapped first when the viewer's team changed). A pile that
+gained or lost its top card has its depths shifted rather than rewritten.
 
 >>> [obs.size for obs in OBSERVATIONS]
 [383, 752, 331]
 >>> [f.name for f in OBSERVATIONS[1].fields][:6]
 ['hand', 'others', 'hidden', 'known', 'partner_knows', 'team_known']
 """
-from libc.string cimport memset
+from libc.string cimport memset, memcpy
 from libc.stdint cimport uint8_t, uint64_t
 
 from engine._core cimport exp_ctz
@@ -173,7 +174,7 @@ cdef void lc_observe(const void* sp, int seat, float* out) noexcept nogil:
 cdef inline void _set_block(float* out, const CardSet* a, const CardSet* b, const LCConfig* c, uint64_t multi,
                             int T) noexcept nogil:
     """Brings a block from the counts of set `a` to those of `b`: nothing when they are equal, else
-    the whole block 16 types at a time with AVX-512, or the types that differ one by one."""
+    the whole block 8 or 16 types at a time with AVX2 or AVX-512, or the types that differ one by one."""
     cdef uint64_t m
     cdef int t
     if a.any == b.any and a.extra == b.extra:
@@ -197,6 +198,63 @@ cdef inline void _clear_turn(const LCState* s, int seat, float* out, const Offse
         out[o.to_move + _rel(s.to_move - seat, S)] = 0
         if s.nodraw != NONE:
             out[o.nodraw + s.nodraw] = 0
+
+
+cdef inline bint _shift_pile(float* out, const LCState* p, const LCState* s, int k, int cap, const uint8_t* first,
+                             const LCConfig* c, uint64_t multi) noexcept nogil:
+    """Brings pile k's depths in the pile_depth block `out` from `p` to `s` when `s`'s pile is
+    `p`'s with one card pushed (a discard) or popped (a draw): every other card one deeper or
+    shallower, the copies of its type shifted a slot. Returns False, having changed nothing, when
+    the pile changed otherwise (the caller rewrites it)."""
+    cdef int n0 = p.pile_n[k], n = s.pile_n[k], i, t, r, m
+    cdef const uint8_t* a = p.piles + k * cap
+    cdef const uint8_t* b = s.piles + k * cap
+    cdef uint64_t seen = 0, w
+    cdef int lo = n0 if n0 < n else n
+    cdef float d = 1 if n > n0 else -1
+    if n != n0 + 1 and n != n0 - 1:
+        return False
+    for i in range(lo):
+        if a[i] != b[i]:
+            return False
+    t = b[n0] if n > n0 else a[n]        # the card pushed or popped
+    if n < n0 and (multi >> t) & 1:       # popped: its shallowest copy's slot goes
+        m = c.copies[t]
+        for r in range(m - 1):
+            out[first[t] + r] = out[first[t] + r + 1]
+        out[first[t] + m - 1] = 0
+    for i in range(lo):
+        t = b[i]
+        if (multi >> t) & 1:
+            seen |= (<uint64_t>1) << t
+        else:
+            out[first[t]] += d
+    w = seen
+    while w:
+        t = exp_ctz(w)
+        w &= w - 1
+        for r in range(c.copies[t]):
+            if out[first[t] + r] != 0:
+                out[first[t] + r] += d
+    if n > n0:                            # pushed: on top, its type's first slot
+        t = b[n0]
+        if (multi >> t) & 1:
+            for r in range(c.copies[t] - 1, 0, -1):
+                out[first[t] + r] = out[first[t] + r - 1]
+        out[first[t]] = 1
+    else:
+        t = a[n]
+        if not (multi >> t) & 1:
+            out[first[t]] = 0
+    return True
+
+
+cdef inline void _swap_blocks(float* out, int T) noexcept nogil:
+    """Swaps the two blocks of T floats at `out`."""
+    cdef float tmp[MAX_TYPES]
+    memcpy(tmp, out, T * sizeof(float))
+    memcpy(out, out + T, T * sizeof(float))
+    memcpy(out + T, tmp, T * sizeof(float))
 
 
 cdef void lc_update(const void* pp, int seat0, const void* sp, int seat, float* out) noexcept nogil:
@@ -226,10 +284,16 @@ cdef void lc_update(const void* pp, int seat0, const void* sp, int seat, float* 
         _set_block(out + o.known + j * T, &p.known[_rel(seat0 + j, S)], &s.known[_rel(seat + j, S)], c, multi, T)
     if o.partner_knows >= 0:
         _set_block(out + o.partner_knows, &p.pknown[seat0], &s.pknown[seat], c, multi, T)
+        if row != row0:
+            _swap_blocks(out + o.team_known, T)
         for r in range(2):
-            _set_block(out + o.team_known + r * T, &p.tknown[(row0 + r) & 1], &s.tknown[(row + r) & 1], c, multi, T)
+            _set_block(out + o.team_known + r * T, &p.tknown[(row + r) & 1], &s.tknown[(row + r) & 1], c, multi, T)
+    # The rows are swapped when the viewer's team changed (as the team_known blocks above), then
+    # compared row with same row: only what the decision changed is rewritten.
+    if row != row0:
+        _swap_blocks(out + o.rows, T)
     for r in range(2):
-        _set_block(out + o.rows + r * T, &p.rows[(row0 + r) & 1], &s.rows[(row + r) & 1], c, multi, T)
+        _set_block(out + o.rows + r * T, &p.rows[(row + r) & 1], &s.rows[(row + r) & 1], c, multi, T)
     # A pile that changed is rewritten whole (a discard deepens every card under it); a type's
     # copies all lie in its colour's pile, so their slots are the pile's alone. Unused pile entries
     # are zero, so equal piles are equal bytes.
@@ -239,6 +303,8 @@ cdef void lc_update(const void* pp, int seat0, const void* sp, int seat, float* 
             if n == p.pile_n[k] and same_bytes(s.piles + k * cap, p.piles + k * cap, cap):
                 continue
             out[o.pile_size + k] = n
+            if _shift_pile(out + o.pile_depth, p, s, k, cap, first, c, multi):
+                continue
             for i in range(p.pile_n[k]):
                 t = p.piles[k * cap + i]
                 for r in range(c.copies[t]):

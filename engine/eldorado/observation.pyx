@@ -119,6 +119,28 @@ cdef inline void _write_pieces(const EdSeat* e, int j, int npieces, float* out, 
             out[O_EXPLORED + (j * ED_PIECES + p) * ED_MAX_CAVES + k] = (e.explored[p] >> k) & 1
 
 
+cdef inline void _write_counts(float* out, const uint8_t* counts) noexcept nogil:
+    cdef int t
+    for t in range(ED_TYPES):
+        out[t] = counts[t]
+
+
+cdef inline void _move_pieces(const EdSeat* a, const EdSeat* e, int j, int npieces, float* out) noexcept nogil:
+    """Moves the pieces' one-hot entries from their hexes in seat `a` to those in seat `e`."""
+    cdef int p
+    for p in range(npieces):
+        out[O_PIECES + (j * ED_PIECES + p) * (ED_MAX_HEXES + 1) + _hex(a.piece[p])] = 0
+    for p in range(npieces):
+        out[O_PIECES + (j * ED_PIECES + p) * (ED_MAX_HEXES + 1) + _hex(e.piece[p])] = 1
+
+
+cdef inline void _write_explored(const EdSeat* e, int j, int npieces, float* out) noexcept nogil:
+    cdef int p, k
+    for p in range(npieces):
+        for k in range(ED_MAX_CAVES):
+            out[O_EXPLORED + (j * ED_PIECES + p) * ED_MAX_CAVES + k] = (e.explored[p] >> k) & 1
+
+
 cdef inline void _write_seat(const EdSeat* e, int j, int npieces, float* out) noexcept nogil:
     """Writes the blocks of the seat j places after the viewer but its pieces' old entries (cleared
     by the caller: the tensor is zero, or the update clears them)."""
@@ -130,16 +152,31 @@ cdef inline void _write_seat(const EdSeat* e, int j, int npieces, float* out) no
 
 cdef inline void _update_seat(const EdSeat* a, const EdSeat* e, int j, int npieces, float* out) noexcept nogil:
     """Brings block j from seat `a` to seat `e`, rewriting the parts that differ."""
-    if not (same_bytes(a.hand, e.hand, ED_TYPES) and a.draw_n == e.draw_n
-            and same_bytes(a.draw, e.draw, ED_DECK)):
+    cdef bint hand = same_bytes(a.hand, e.hand, ED_TYPES)
+    cdef bint draw = a.draw_n == e.draw_n and same_bytes(a.draw, e.draw, ED_DECK)
+    cdef int t, k, size = 0
+    if j and not (hand and draw):        # another seat's hand and draw pile are one set
         _write_cards(e, j, out)
-    if not (same_bytes(a.discard, e.discard, ED_TYPES) and same_bytes(a.removed, e.removed, ED_TYPES)):
-        _write_piles(e, j, out)
+    elif not hand:                       # the viewer's hand and draw pile apart
+        for t in range(ED_TYPES):
+            size += e.hand[t]
+            out[O_HAND + t] = e.hand[t]
+        out[O_HAND_SIZE] = size
+    if not j and not draw:
+        memset(out + O_DRAW, 0, ED_TYPES * sizeof(float))
+        for k in range(e.draw_n):
+            out[O_DRAW + e.draw[k]] += 1
+        out[O_DRAW_SIZE] = e.draw_n
+    if not same_bytes(a.discard, e.discard, ED_TYPES):
+        _write_counts(out + O_DISCARD + j * ED_TYPES, e.discard)
+    if not same_bytes(a.removed, e.removed, ED_TYPES):
+        _write_counts(out + O_REMOVED + j * ED_TYPES, e.removed)
     if not (same_bytes(a.tokens, e.tokens, ED_TOKENS) and a.held == e.held):
         _write_items(e, j, out)
-    if not (same_bytes(a.piece, e.piece, ED_PIECES) and same_bytes(a.explored, e.explored, ED_PIECES)):
-        _write_pieces(a, j, npieces, out, 0)
-        _write_pieces(e, j, npieces, out, 1)
+    if not same_bytes(a.piece, e.piece, ED_PIECES):
+        _move_pieces(a, e, j, npieces, out)
+    if not same_bytes(a.explored, e.explored, ED_PIECES):
+        _write_explored(e, j, npieces, out)
 
 
 cdef inline void _write_caves(const EdState* s, float* out) noexcept nogil:
