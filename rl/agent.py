@@ -8,7 +8,7 @@ The policy has a column for each decision id seen legal during a warm-up of rand
 decision has one.
 
 >>> from rl.agent import train
->>> policy, report = train("classic", seconds=0.5, envs=32, seed=1)
+>>> policy, report = train("classic", steps=300, envs=32, seed=1)
 >>> policy.weights.shape[0] == policy.scale.shape[0], report["matches"] > 0
 (True, True)
 """
@@ -104,9 +104,12 @@ def _reward(record: Edition, rewards: Array, scores: Array, seat: int) -> float:
 
 
 def train(edition: str | Edition | None = None, seconds: float = 180.0, envs: int = 256, seed: int = 0,
-          lr: float = 0.01, batch: int = 8192, log: Any = None) -> tuple[LinearPolicy, dict[str, Any]]:
+          lr: float = 0.01, batch: int = 8192, log: Any = None,
+          steps: int | None = None) -> tuple[LinearPolicy, dict[str, Any]]:
     """Trains a LinearPolicy for `seconds` on the edition's short matches against the random bot
-    (the agent takes seat i mod seats of match i); returns it and a report of the training."""
+    (the agent takes seat i mod seats of match i); returns it and a report of the training. With
+    `steps`, for that many steps of the batched environment instead, whatever they take: the same
+    seed then trains the same policy on any machine, however loaded."""
     from rl.batched import BatchedEnv
     record = edition_record(edition)
     env = BatchedEnv(record, envs, seed=seed, **dict(record.quick_options))
@@ -124,10 +127,11 @@ def train(edition: str | Edition | None = None, seconds: float = 180.0, envs: in
     agent_seat = np.arange(envs) % env.num_seats
     pending: list[list[tuple[Array, Array, int]]] = [[] for _ in range(envs)]
     samples: list[tuple[Array, Array, int, float]] = []
-    matches = updates = 0
+    matches = updates = stepped = 0
     results: list[float] = []
     start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    while stepped < steps if steps is not None else time.perf_counter() - start < seconds:
+        stepped += 1
         actions = env.sample_actions().copy()
         acting = np.flatnonzero(env.to_move == agent_seat)
         if acting.size:
@@ -152,7 +156,7 @@ def train(edition: str | Edition | None = None, seconds: float = 180.0, envs: in
                 log(f"{time.perf_counter() - start:6.0f}s  matches {matches:7d}  "
                     f"mean reward vs random (last {len(recent)}) {np.mean(recent):+.3f}")
     recent = results[-2000:]
-    return policy, {"matches": matches, "updates": updates, "seconds": round(time.perf_counter() - start, 1),
+    return policy, {"matches": matches, "updates": updates, "steps": stepped, "seconds": round(time.perf_counter() - start, 1),
                     "mean_reward_last_2000": round(float(np.mean(recent)), 3) if recent else None}
 
 

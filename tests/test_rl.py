@@ -251,13 +251,28 @@ def test_rl_train_writes_a_policy_file(tmp_path, capsys):
     assert LinearPolicy.load(out).edition == engine.default_edition().name
 
 
+def test_training_by_steps_is_reproducible(tmp_path, capsys):
+    from expeditions.cli import main
+    from rl.agent import LinearPolicy, train
+
+    first, report = train("classic", steps=300, envs=16, seed=4, batch=512)
+    again, _ = train("classic", steps=300, envs=16, seed=4, batch=512)
+    assert report["steps"] == 300 and report["matches"] > 0 and report["updates"] > 0
+    assert np.abs(first.weights).sum() > 0 and np.array_equal(first.weights, again.weights)
+    out = tmp_path / "p.npz"
+    assert main(["rl-train", "--steps", "50", "--envs", "4", "--out", str(out)]) == 0
+    assert '"steps": 50' in capsys.readouterr().out and LinearPolicy.load(out).edition
+    assert main(["rl-train", "--steps", "0", "--out", str(out)]) != 0
+    assert "--steps at least 1" in capsys.readouterr().err
+
+
 def test_a_trained_agent_is_saved_loaded_and_served_as_a_protocol_bot(tmp_path):
     from protocol.client import Engine
     from protocol.limits import Limits
     from protocol.local import child_env, expeditions_argv
     from rl.agent import LinearPolicy, train
 
-    policy, report = train("classic", seconds=1.0, envs=16, seed=3)
+    policy, report = train("classic", steps=400, envs=16, seed=3)
     path = tmp_path / "agent.npz"
     policy.save(path)
     loaded = LinearPolicy.load(path)
