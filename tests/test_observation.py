@@ -68,51 +68,55 @@ def test_different_views_give_different_observations(edition):
             step += 1
 
 
+def _follow_with_updates(edition: str, seeds: int, steps: int, viewer) -> tuple[engine.State, int, array]:
+    """Random matches of the edition, the tensor brought along each by `Observation.update` from
+    one state to the next with the viewer `viewer(rng, state, previous_viewer, step)` chooses, and
+    compared with a fresh write at every step; returns the last match's state, viewer and tensor."""
+    obs: Observation = engine.get_edition(edition).observation
+    out = array("f", [math.nan] * obs.size)
+    for seed in range(seeds):
+        state = random_state(edition, seed, steps=0)
+        prev, seat0 = state.copy(), 0
+        obs.observe(prev, seat0, memoryview(out))
+        rng = random.Random(seed)
+        step = 0
+        while not state.is_terminal() and step < steps:
+            state.apply(rng.choice(state.legal()))
+            seat = viewer(rng, state, seat0, step)
+            obs.update(prev, seat0, state, seat, memoryview(out))
+            assert tuple(out) == _observe(state, seat), f"seed {seed}, step {step}"
+            prev, seat0 = state.copy(), seat
+            step += 1
+    return prev, seat0, out
+
+
 def test_the_incremental_writer_gives_the_tensor_written_afresh(edition):
     """`Observation.update` brings a tensor from one state to the next, the viewer kept or changed,
     and across unrelated states (a new deal), exactly as a fresh write would; the batched
     environment relies on it at every step."""
     obs: Observation = engine.get_edition(edition).observation
     assert obs.incremental
-    out = array("f", [math.nan] * obs.size)
-    for seed in range(3):
-        state = random_state(edition, seed, steps=0)
-        prev, seat0 = state.copy(), 0
-        obs.observe(prev, seat0, memoryview(out))
-        rng = random.Random(seed)
-        step = 0
-        while not state.is_terminal() and step < 300:
-            state.apply(rng.choice(state.legal()))
-            seat = state.to_move if state.to_move is not None and rng.random() < 0.8 else rng.randrange(state.num_seats)
-            obs.update(prev, seat0, state, seat, memoryview(out))
-            assert tuple(out) == _observe(state, seat), f"seed {seed}, step {step}"
-            prev, seat0 = state.copy(), seat
-            step += 1
-        other = random_state(edition, seed + 50, steps=rng.randrange(60))
-        obs.update(prev, seat0, other, 0, memoryview(out))
-        assert tuple(out) == _observe(other, 0)
 
+    def mostly_the_seat_to_move(rng: random.Random, state: engine.State, previous: int, step: int) -> int:
+        return state.to_move if state.to_move is not None and rng.random() < 0.8 else rng.randrange(state.num_seats)
+
+    prev, seat0, out = _follow_with_updates(edition, 3, 300, mostly_the_seat_to_move)
+    for deal in range(50, 53):      # from a match's state to unrelated ones
+        other = random_state(edition, deal, steps=(deal * 17) % 60)
+        obs.update(prev, seat0, other, deal % other.num_seats, memoryview(out))
+        assert tuple(out) == _observe(other, deal % other.num_seats), f"deal {deal}"
+        prev, seat0 = other, deal % other.num_seats
 
 
 def test_the_incremental_writer_moves_the_seats_blocks_to_any_new_viewer(edition):
     """A change of viewer by every number of seats (the per-seat blocks rotated, the teams' rows
     swapped, before the seats are compared), at every step of random matches, gives the fresh tensor."""
-    obs: Observation = engine.get_edition(edition).observation
-    out = array("f", [math.nan] * obs.size)
-    for seed in range(2):
-        state = random_state(edition, seed, steps=0)
+
+    def every_shift(rng: random.Random, state: engine.State, previous: int, step: int) -> int:
         n = state.num_seats
-        prev, seat0 = state.copy(), 0
-        obs.observe(prev, seat0, memoryview(out))
-        rng = random.Random(seed)
-        step = 0
-        while not state.is_terminal() and step < 200:
-            state.apply(rng.choice(state.legal()))
-            seat = (seat0 + 1 + step % n) % n     # every shift 1 .. n (n: the same viewer)
-            obs.update(prev, seat0, state, seat, memoryview(out))
-            assert tuple(out) == _observe(state, seat), f"seed {seed}, step {step}"
-            prev, seat0 = state.copy(), seat
-            step += 1
+        return (previous + 1 + step % n) % n     # every shift 1 .. n (n: the same viewer)
+
+    _follow_with_updates(edition, 2, 200, every_shift)
 
 
 @pytest.mark.parametrize("edition", CARD_EDITIONS)
