@@ -157,21 +157,22 @@ def test_compare_gives_the_paired_difference_over_the_common_deals(tmp_path, cap
 
 
 def test_compare_iterations_pairs_runs_of_two_budgets(tmp_path, capsys):
-    """How a bot scales: a run at 40 iterations a decision against the same bots' run at 10."""
+    """How a bot scales: a run at 40 iterations a decision against the same bots' run at 10 (without
+    the opponent model, whose burn-in would make these tiny searches a hundred times slower)."""
     path = tmp_path / "r.jsonl"
-    search = ["selfplay", "--duplicate", "-e", "classic", "-o", "rounds=1", "--bots", "ismcts:MinVisits=0,greedy",
-              "-q", "--games", "3", "--seed", "5", "--results", str(path)]
+    search = ["selfplay", "--duplicate", "-e", "classic", "-o", "rounds=1",
+              "--bots", "ismcts:MinVisits=0:Infer=off,greedy", "-q", "--games", "3", "--seed", "5", "--results", str(path)]
     assert main(search + ["--iterations", "10"]) == 0
     assert main(search + ["--iterations", "40"]) == 0
     capsys.readouterr()
-    small = run_duplicate("classic", 3, 5, "ismcts:MinVisits=0", "greedy", {"rounds": 1}, Limits(iterations=10)).pairs
-    large = run_duplicate("classic", 3, 5, "ismcts:MinVisits=0", "greedy", {"rounds": 1}, Limits(iterations=40)).pairs
+    small = run_duplicate("classic", 3, 5, "ismcts:MinVisits=0:Infer=off", "greedy", {"rounds": 1}, Limits(iterations=10)).pairs
+    large = run_duplicate("classic", 3, 5, "ismcts:MinVisits=0:Infer=off", "greedy", {"rounds": 1}, Limits(iterations=40)).pairs
     assert main(search + ["--iterations", "40", "--summarize", "--compare-iterations", "10"]) == 0
     out = capsys.readouterr().out
-    assert "3 deals of A=ismcts:MinVisits=0 B=greedy at 10 iterations" in out
-    assert f"against A=ismcts:MinVisits=0 at 10 iterations: {paired_difference(large, small).summary()}" in out
+    assert "3 deals of A=ismcts:MinVisits=0:Infer=off B=greedy at 10 iterations" in out
+    assert f"against A=ismcts:MinVisits=0:Infer=off at 10 iterations: {paired_difference(large, small).summary()}" in out
     # Without it, a budget compares only with itself: the run at 40 against itself, no difference.
-    assert main(search + ["--iterations", "40", "--summarize", "--compare", "ismcts:MinVisits=0"]) == 0
+    assert main(search + ["--iterations", "40", "--summarize", "--compare", "ismcts:MinVisits=0:Infer=off"]) == 0
     assert "difference +0.000 ± 0.000 a game" in capsys.readouterr().out
 
 
