@@ -173,7 +173,7 @@ cdef inline void _rotate(float* out, int width, int n, int d) noexcept nogil:
 cdef void board_update(const void* pp, int seat0, const void* sp, int seat, float* out) noexcept nogil:
     cdef const BoardStruct* p = <const BoardStruct*>pp
     cdef const BoardStruct* s = <const BoardStruct*>sp
-    cdef int n = s.nseats, j, o, po, x, i, k, t, code, d
+    cdef int n = s.nseats, j, o, x, i, k, t, code, d
     cdef uint8_t copies[NTYPES]
     if n != p.nseats:  # blocks of absent seats would be left behind
         board_observe(sp, seat, out)
@@ -195,14 +195,13 @@ cdef void board_update(const void* pp, int seat0, const void* sp, int seat, floa
     _diff_set(out + O_HAND, &p.hand[seat0], &s.hand[seat])
     for j in range(n):
         o = seat + j - n if seat + j >= n else seat + j
-        po = o
-        _diff_set(out + O_KNOWN + j * NTYPES, &p.known[po], &s.known[o])
+        _diff_set(out + O_KNOWN + j * NTYPES, &p.known[o], &s.known[o])
         if j:
             out[O_HIDDEN + j - 1] = cards_size(&s.hand[o]) - cards_size(&s.known[o])
-        _diff_set(out + O_COLUMNS + j * NTYPES, &p.cols[po], &s.cols[o])
-        if not (p.begun[po] == s.begun[o] and same_bytes(p.last[po], s.last[o], NCOLOURS)
-                and same_bytes(p.dir[po], s.dir[o], NCOLOURS)
-                and same_bytes(p.stone[po], s.stone[o], NCOLOURS)):
+        _diff_set(out + O_COLUMNS + j * NTYPES, &p.cols[o], &s.cols[o])
+        if not (p.begun[o] == s.begun[o] and same_bytes(p.last[o], s.last[o], NCOLOURS)
+                and same_bytes(p.dir[o], s.dir[o], NCOLOURS)
+                and same_bytes(p.stone[o], s.stone[o], NCOLOURS)):
             for x in range(NCOLOURS):
                 out[O_BEGUN + j * NCOLOURS + x] = (s.begun[o] >> x) & 1
                 out[O_LAST + j * NCOLOURS + x] = s.last[o][x]
@@ -210,9 +209,9 @@ cdef void board_update(const void* pp, int seat0, const void* sp, int seat, floa
                 out[d] = 1 if s.dir[o][x] == 1 else 0
                 out[d + 1] = 1 if s.dir[o][x] == 2 else 0
                 out[O_STONE + j * NCOLOURS + x] = s.stone[o][x]
-        if p.researcher[po] != s.researcher[o]:
-            if p.researcher[po] != NONE:
-                out[O_RESEARCHER + j * NCOLOURS + p.researcher[po]] = 0
+        if p.researcher[o] != s.researcher[o]:
+            if p.researcher[o] != NONE:
+                out[O_RESEARCHER + j * NCOLOURS + p.researcher[o]] = 0
             if s.researcher[o] != NONE:
                 out[O_RESEARCHER + j * NCOLOURS + s.researcher[o]] = 1
         out[O_ARTIFACTS + j] = s.artifacts[o]

@@ -95,11 +95,15 @@ cdef inline void _write_cards(const EdSeat* e, int j, float* out) noexcept nogil
     out[O_DRAW_SIZE + j] = e.draw_n
 
 
-cdef inline void _write_piles(const EdSeat* e, int j, float* out) noexcept nogil:
+cdef inline void _write_counts(float* out, const uint8_t* counts) noexcept nogil:
     cdef int t
     for t in range(ED_TYPES):
-        out[O_DISCARD + j * ED_TYPES + t] = e.discard[t]
-        out[O_REMOVED + j * ED_TYPES + t] = e.removed[t]
+        out[t] = counts[t]
+
+
+cdef inline void _write_piles(const EdSeat* e, int j, float* out) noexcept nogil:
+    _write_counts(out + O_DISCARD + j * ED_TYPES, e.discard)
+    _write_counts(out + O_REMOVED + j * ED_TYPES, e.removed)
 
 
 cdef inline void _write_items(const EdSeat* e, int j, float* out) noexcept nogil:
@@ -110,28 +114,11 @@ cdef inline void _write_items(const EdSeat* e, int j, float* out) noexcept nogil
         out[O_HELD + j * ED_BLOCKADES + t] = (e.held >> t) & 1
 
 
-cdef inline void _write_pieces(const EdSeat* e, int j, int npieces, float* out, float v) noexcept nogil:
-    """Sets (v = 1) or clears (v = 0) the pieces' one-hot entries; writes what they explored."""
-    cdef int p, k
-    for p in range(npieces):
-        out[O_PIECES + (j * ED_PIECES + p) * (ED_MAX_HEXES + 1) + _hex(e.piece[p])] = v
-        for k in range(ED_MAX_CAVES):
-            out[O_EXPLORED + (j * ED_PIECES + p) * ED_MAX_CAVES + k] = (e.explored[p] >> k) & 1
-
-
-cdef inline void _write_counts(float* out, const uint8_t* counts) noexcept nogil:
-    cdef int t
-    for t in range(ED_TYPES):
-        out[t] = counts[t]
-
-
-cdef inline void _move_pieces(const EdSeat* a, const EdSeat* e, int j, int npieces, float* out) noexcept nogil:
-    """Moves the pieces' one-hot entries from their hexes in seat `a` to those in seat `e`."""
+cdef inline void _mark_pieces(const EdSeat* e, int j, int npieces, float* out, float v) noexcept nogil:
+    """Sets (v = 1) or clears (v = 0) the pieces' one-hot entries."""
     cdef int p
     for p in range(npieces):
-        out[O_PIECES + (j * ED_PIECES + p) * (ED_MAX_HEXES + 1) + _hex(a.piece[p])] = 0
-    for p in range(npieces):
-        out[O_PIECES + (j * ED_PIECES + p) * (ED_MAX_HEXES + 1) + _hex(e.piece[p])] = 1
+        out[O_PIECES + (j * ED_PIECES + p) * (ED_MAX_HEXES + 1) + _hex(e.piece[p])] = v
 
 
 cdef inline void _write_explored(const EdSeat* e, int j, int npieces, float* out) noexcept nogil:
@@ -139,6 +126,12 @@ cdef inline void _write_explored(const EdSeat* e, int j, int npieces, float* out
     for p in range(npieces):
         for k in range(ED_MAX_CAVES):
             out[O_EXPLORED + (j * ED_PIECES + p) * ED_MAX_CAVES + k] = (e.explored[p] >> k) & 1
+
+
+cdef inline void _write_pieces(const EdSeat* e, int j, int npieces, float* out, float v) noexcept nogil:
+    """Sets (v = 1) or clears (v = 0) the pieces' one-hot entries; writes what they explored."""
+    _mark_pieces(e, j, npieces, out, v)
+    _write_explored(e, j, npieces, out)
 
 
 cdef inline void _write_seat(const EdSeat* e, int j, int npieces, float* out) noexcept nogil:
@@ -174,7 +167,8 @@ cdef inline void _update_seat(const EdSeat* a, const EdSeat* e, int j, int npiec
     if not (same_bytes(a.tokens, e.tokens, ED_TOKENS) and a.held == e.held):
         _write_items(e, j, out)
     if not same_bytes(a.piece, e.piece, ED_PIECES):
-        _move_pieces(a, e, j, npieces, out)
+        _mark_pieces(a, j, npieces, out, 0)   # cleared first: two pieces may share a hex
+        _mark_pieces(e, j, npieces, out, 1)
     if not same_bytes(a.explored, e.explored, ED_PIECES):
         _write_explored(e, j, npieces, out)
 
