@@ -79,18 +79,37 @@ cdef inline int _hex(int h) noexcept nogil:
     return ED_MAX_HEXES if h == ED_ELDORADO else h
 
 
+cdef inline void _write_hand(const EdSeat* e, float* out) noexcept nogil:
+    """The viewer's hand and its size."""
+    cdef int t, size = 0
+    for t in range(ED_TYPES):
+        size += e.hand[t]
+        out[O_HAND + t] = e.hand[t]
+    out[O_HAND_SIZE] = size
+
+
+cdef inline void _write_draw(const EdSeat* e, float* out) noexcept nogil:
+    """The contents (not the order) of the viewer's draw pile, and its size."""
+    cdef int k
+    memset(out + O_DRAW, 0, ED_TYPES * sizeof(float))
+    for k in range(e.draw_n):
+        out[O_DRAW + e.draw[k]] += 1
+    out[O_DRAW_SIZE] = e.draw_n
+
+
 cdef inline void _write_cards(const EdSeat* e, int j, float* out) noexcept nogil:
     """The seat's hand and draw pile: the viewer's apart, another seat's as one set (unseen)."""
     cdef int t, k, size = 0
-    cdef float* cards = out + (O_HAND if j == 0 else O_UNSEEN + (j - 1) * ED_TYPES)
-    cdef float* draw = out + (O_DRAW if j == 0 else O_UNSEEN + (j - 1) * ED_TYPES)
+    cdef float* unseen = out + O_UNSEEN + (j - 1) * ED_TYPES
+    if j == 0:
+        _write_hand(e, out)
+        _write_draw(e, out)
+        return
     for t in range(ED_TYPES):
         size += e.hand[t]
-        cards[t] = e.hand[t]
-    if j == 0:
-        memset(draw, 0, ED_TYPES * sizeof(float))
+        unseen[t] = e.hand[t]
     for k in range(e.draw_n):
-        draw[e.draw[k]] += 1
+        unseen[e.draw[k]] += 1
     out[O_HAND_SIZE + j] = size
     out[O_DRAW_SIZE + j] = e.draw_n
 
@@ -147,19 +166,14 @@ cdef inline void _update_seat(const EdSeat* a, const EdSeat* e, int j, int npiec
     """Brings block j from seat `a` to seat `e`, rewriting the parts that differ."""
     cdef bint hand = same_bytes(a.hand, e.hand, ED_TYPES)
     cdef bint draw = a.draw_n == e.draw_n and same_bytes(a.draw, e.draw, ED_DECK)
-    cdef int t, k, size = 0
-    if j and not (hand and draw):        # another seat's hand and draw pile are one set
-        _write_cards(e, j, out)
-    elif not hand:                       # the viewer's hand and draw pile apart
-        for t in range(ED_TYPES):
-            size += e.hand[t]
-            out[O_HAND + t] = e.hand[t]
-        out[O_HAND_SIZE] = size
-    if not j and not draw:
-        memset(out + O_DRAW, 0, ED_TYPES * sizeof(float))
-        for k in range(e.draw_n):
-            out[O_DRAW + e.draw[k]] += 1
-        out[O_DRAW_SIZE] = e.draw_n
+    if j:                                # another seat's hand and draw pile are one set
+        if not (hand and draw):
+            _write_cards(e, j, out)
+    else:                                # the viewer's apart
+        if not hand:
+            _write_hand(e, out)
+        if not draw:
+            _write_draw(e, out)
     if not same_bytes(a.discard, e.discard, ED_TYPES):
         _write_counts(out + O_DISCARD + j * ED_TYPES, e.discard)
     if not same_bytes(a.removed, e.removed, ED_TYPES):
