@@ -52,6 +52,7 @@ ctypedef struct SearchParams:
                           # its cutoff_turns-th turn since the root, scored by the heuristic's
                           # evaluation (where it has one)
     double haste          # match rewards: the result's distance from a draw shrinks by exp(-haste) a decision
+    int halving           # flat root search by sequential halving over worlds shared by the candidates
 
 
 cdef class Tree:
@@ -103,10 +104,28 @@ cdef class Tree:
     cdef int64_t deadline_ns  # the running run()'s deadline (0: none), also read inside a chain's burn-in
     cdef bint running         # inside run(): a chain's burn-in may be cut short
     cdef int reason_code      # why the last run() returned (R_* in ismcts.pyx)
+    # Sequential halving (p.halving): every candidate still in the race is played out in the same
+    # world, one world after another; after each round the worse half drops out.
+    cdef char* world          # the world of the current round's current world index
+    cdef int32_t surv[512]    # root children still in the race
+    cdef int nsurv
+    cdef int rounds_left      # rounds planned from here (the last one takes what the budget leaves)
+    cdef int64_t round_worlds # worlds planned for the current round (0: until the budget ends)
+    cdef int64_t worlds_done  # worlds finished in the current round
+    cdef int64_t plan         # iterations the schedule is planned for (0: not planned; -1: after a world)
+    cdef int wpos             # candidates played out in the current world
+    cdef double wsum[512]     # their rewards, committed when the world is complete
+    cdef Rng world_play       # the rollouts' generator at the start of the current world
+    cdef double rate_hint     # iterations a second of this tree's previous search (timed plans)
     cdef int _reserve(self, const GameOps* ops) except -1
     cdef bint _late(self) noexcept nogil
     cdef bint _sample_world(self, void* s) noexcept nogil
     cdef bint _iterate(self) noexcept nogil
+    cdef bint _halving_step(self) noexcept nogil
+    cdef void _halving_plan(self, int64_t budget) noexcept nogil
+    cdef void _halving_cut(self) noexcept nogil
+    cdef void _halving_round(self, int64_t left) noexcept nogil
+    cdef int64_t _timed_budget(self, int64_t deadline_ns) noexcept nogil
     cdef void _count_turn(self, const void* s, int mover) noexcept nogil
     cdef void _rollout(self, void* s) noexcept nogil
     cdef int32_t _walk(self, decisions) except -2

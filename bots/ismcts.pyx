@@ -118,6 +118,7 @@ cdef class Tree:
         self.bot = NULL
         self.root_state = NULL
         self.work = NULL
+        self.world = NULL
         self.mark = NULL
         self.inference = None
         self.model = NULL
@@ -152,6 +153,10 @@ cdef class Tree:
         self.p.root_candidates = 0
         self.p.cutoff_turns = 0
         self.p.haste = 0.0
+        self.p.halving = 0
+        self.plan = 0
+        self.nsurv = 0
+        self.rate_hint = 0.0
         self.cut_turns = 0
         self.plies = 0
         self.nskip = 0
@@ -160,6 +165,7 @@ cdef class Tree:
         free(self.pool)
         PyMem_Free(self.root_state)
         PyMem_Free(self.work)
+        PyMem_Free(self.world)
         PyMem_Free(self.mark)
         PyMem_Free(self.skip)
         PyMem_Free(self.chains)
@@ -169,7 +175,7 @@ cdef class Tree:
                   str reward="auto", double scale=40.0, double residual=0.25,
                   double score_weight=0.0, double score_scale=40.0,
                   str others="tree", int max_depth=0, int root_candidates=0, int cutoff_turns=0,
-                  double haste=0.0) -> None:
+                  double haste=0.0, bint halving=False) -> None:
         """Sets the search parameters (see bots/ismcts_policy.py for their options)."""
         if others not in OTHERS:
             raise ValueError(f"others: expected one of {', '.join(OTHERS)}, got {others!r}")
@@ -196,6 +202,7 @@ cdef class Tree:
         self.p.root_candidates = root_candidates
         self.p.cutoff_turns = cutoff_turns
         self.p.haste = haste
+        self.p.halving = halving
 
     cdef int _reserve(self, const GameOps* ops) except -1:
         if ops == self.ops:
@@ -204,13 +211,15 @@ cdef class Tree:
             raise ValueError(f"{ops.name.decode()}: decision ids must fit 15 bits")
         PyMem_Free(self.root_state)
         PyMem_Free(self.work)
+        PyMem_Free(self.world)
         PyMem_Free(self.mark)
         PyMem_Free(self.skip)
         self.skip = <uint8_t*>PyMem_Malloc(ops.num_decision_ids)
         self.root_state = <char*>PyMem_Malloc(ops.state_size)
         self.work = <char*>PyMem_Malloc(ops.state_size)
+        self.world = <char*>PyMem_Malloc(ops.state_size)
         self.mark = <uint32_t*>PyMem_Malloc(ops.num_decision_ids * sizeof(uint32_t))
-        if self.root_state == NULL or self.work == NULL or self.mark == NULL or self.skip == NULL:
+        if self.root_state == NULL or self.work == NULL or self.world == NULL or self.mark == NULL or self.skip == NULL:
             self.ops = NULL
             raise MemoryError()
         memset(self.mark, 0, ops.num_decision_ids * sizeof(uint32_t))
@@ -313,6 +322,8 @@ cdef class Tree:
         self.iters = 0
         self.reason_code = R_YIELD
         self.started_ns = now_ns()
+        if self.p.halving:
+            keep = False  # a flat search: a kept node holds no children worth keeping
         if keep and self.count >= 1:
             self._prune_root()
         if not keep or self.count < 1:
@@ -321,6 +332,17 @@ cdef class Tree:
             self.pool[0].child = -1
             self.pool[0].sibling = -1
             self.pool[0].mover = -1
+        if self.p.halving:
+            # Every root decision races from the start, in the order of root_list.
+            self.nsurv = min(self.root_moves, self.cap - 1)
+            for i in range(self.nsurv):
+                link_child(self.pool, self.count, 0, self.root_list[i], seat)
+                self.pool[self.count].avail = 0
+                self.surv[i] = self.count
+                self.count += 1
+            self.plan = 0
+            self.wpos = 0
+            self.worlds_done = 0
 
     # ----- the search --------------------------------------------------------------------------------
     def run(self, long long max_iterations, long long deadline_ns=0, long long yield_ns=0,
@@ -373,13 +395,110 @@ cdef class Tree:
                 if self._settled(max_iter - done, deadline_ns, now):
                     self.reason_code = R_SETTLED
                     break
-            if not self._iterate():  # cut short inside a chain's burn-in: the deadline or a stop
+            if self.p.halving and self.plan == 0:
+                self._halving_plan(max_iter if max_iter < (<int64_t>1 << 40) else self._timed_budget(deadline_ns))
+            if not (self._halving_step() if self.p.halving else self._iterate()):
+                # cut short inside a chain's burn-in: the deadline or a stop
                 self.reason_code = R_STOP if ism_load(&self.stop_flag) else R_DEADLINE
                 break
             done += 1
             self.iters += 1
         self.running = False
+        now = now_ns()
+        if self.iters > 0 and now > self.started_ns:
+            self.rate_hint = self.iters * 1e9 / (now - self.started_ns)
         return done
+
+    cdef int64_t _timed_budget(self, int64_t deadline_ns) noexcept nogil:
+        """The iterations a halving search plans for without an iteration budget: what the previous
+        search's rate makes of the time left; -1 (plan after the first world, from its rate) without
+        one; a large number without a deadline (an infinite search)."""
+        if deadline_ns <= 0:
+            return <int64_t>1 << 24
+        if self.rate_hint <= 0.0:
+            return -1
+        return max(<int64_t>1, <int64_t>(self.rate_hint * (deadline_ns - now_ns()) / 1e9))
+
+    cdef void _halving_plan(self, int64_t budget) noexcept nogil:
+        """Plans the rounds for `budget` iterations in all (-1: after the first world): as many
+        rounds as halvings leave two candidates, each round an equal share of the budget spread over
+        its candidates; the last round (two candidates, or one) runs until the budget ends."""
+        cdef int n = self.nsurv, rounds = 1
+        self.plan = budget
+        if budget < 0:
+            self.round_worlds = 1
+            return
+        while (1 << rounds) < n:
+            rounds += 1
+        self.rounds_left = rounds
+        self._halving_round(budget - self.iters)
+
+    cdef void _halving_round(self, int64_t left) noexcept nogil:
+        if self.nsurv <= 2 or self.rounds_left <= 1:
+            self.round_worlds = 0
+        else:
+            self.round_worlds = max(<int64_t>1, left // (self.rounds_left * self.nsurv))
+
+    cdef void _halving_cut(self) noexcept nogil:
+        """Ends a round: the better half of the candidates (by their rewards in the same worlds; ties
+        to the earlier) goes on."""
+        cdef int i, j, keep = (self.nsurv + 1) // 2
+        cdef int32_t c
+        for i in range(1, self.nsurv):  # insertion sort, best first
+            c = self.surv[i]
+            j = i - 1
+            while j >= 0 and self.pool[self.surv[j]].value < self.pool[c].value:
+                self.surv[j + 1] = self.surv[j]
+                j -= 1
+            self.surv[j + 1] = c
+        self.nsurv = keep
+        self.rounds_left -= 1
+        self.worlds_done = 0
+        self._halving_round(self.plan - self.iters)
+
+    cdef bint _halving_step(self) noexcept nogil:
+        """One iteration of a halving search: the next candidate played out in the current world
+        (a new world after the last). A world's rewards count once every candidate has played it,
+        so that the candidates always share their worlds (a search stopped inside one drops it)."""
+        cdef void* s = self.work
+        cdef double reward[MAX_SEATS]
+        cdef int i
+        cdef int32_t c
+        cdef int64_t elapsed
+        if self.wpos == 0:
+            if not self._sample_world(self.world):
+                return False
+            self.world_play.x = rng_next(&self.rng)
+        c = self.surv[self.wpos]
+        memcpy(s, self.world, self.ops.state_size)
+        self.play_rng = self.world_play
+        self.plies = 0
+        self.turns = 0
+        self.ops.apply(s, self.pool[c].decision)
+        self.plies += 1
+        self._count_turn(s, self.seat)
+        self._rollout(s)
+        self._reward(s, reward)
+        self.wsum[self.wpos] = reward[self.seat]
+        self.wpos += 1
+        if self.wpos < self.nsurv:
+            return True
+        self.wpos = 0
+        for i in range(self.nsurv):
+            c = self.surv[i]
+            self.pool[c].visits += 1
+            self.pool[c].avail += 1
+            self.pool[c].value += self.wsum[i]
+        self.pool[0].visits += self.nsurv
+        self.worlds_done += 1
+        if self.plan < 0:  # timed, no rate yet: the first world's
+            elapsed = now_ns() - self.started_ns
+            self.rate_hint = (self.iters + 1) * 1e9 / elapsed if elapsed > 0 else 1e9
+            self.plan = 0
+            self._halving_plan(self._timed_budget(self.deadline_ns))
+        if self.round_worlds > 0 and self.worlds_done >= self.round_worlds:
+            self._halving_cut()
+        return True
 
     cdef bint _late(self) noexcept nogil:
         """Whether a running run() must end now: a stop was asked for, or its deadline passed."""
@@ -391,6 +510,8 @@ cdef class Tree:
         cdef uint32_t best = 0, second = 0, v
         cdef int32_t c = self.pool[0].child
         cdef int64_t elapsed, estimate
+        if self.p.halving:
+            return self.nsurv <= 1
         while c >= 0:
             v = self.pool[c].visits
             if v > best:
@@ -668,6 +789,11 @@ cdef class Tree:
     def reason(self) -> str:
         """Why the last run() returned: yield, iterations, deadline, stop, nodes or settled."""
         return REASONS[self.reason_code]
+
+    @property
+    def halving(self) -> bool:
+        """Whether the root is searched by sequential halving over shared worlds."""
+        return self.p.halving != 0
 
     @property
     def others_in_tree(self) -> bool:

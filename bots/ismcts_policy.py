@@ -204,7 +204,8 @@ class IsmctsPolicy(Policy):
                            reward=s["Reward"], scale=self._scale(edition), residual=s["Residual"] / 100.0,
                            score_weight=s["ScoreWeight"] / 100.0, score_scale=self._scale(edition),
                            others=s["Others"], max_depth=s["MaxDepth"], root_candidates=candidates,
-                           cutoff_turns=edition.search.cutoff_turns, haste=edition.search.haste)
+                           cutoff_turns=edition.search.cutoff_turns, haste=edition.search.haste,
+                           halving=edition.search.halving)
         return self._trees
 
     # ----- deciding --------------------------------------------------------------------------------
@@ -387,7 +388,11 @@ class IsmctsPolicy(Policy):
         is then close to a random pick (docs/search.md, "Small searches")."""
         ranked = sorted(children, key=self._preference(children), reverse=True)
         choice = self._heuristic_choice
-        if choice is not None and (not ranked or children[ranked[0]][0] < self.settings["MinVisits"]):
+        least = self.settings["MinVisits"]
+        if self._trees and self._trees[0].halving:
+            # Its candidates are compared in the same worlds: a twentieth of the visits suffices.
+            least = -(-least // 20)
+        if choice is not None and (not ranked or children[ranked[0]][0] < least):
             if choice in children:
                 ranked.remove(choice)
             ranked.insert(0, choice)  # even before the search has tried it

@@ -83,6 +83,9 @@ class SearchDefaults:
     haste: float = 0.0
     """Match rewards: per decision from the search's root, the result's distance from a draw shrinks
     by exp(-haste), so that a win sooner beats a win later (0: a win is a win)."""
+    halving: bool = False
+    """The root searched by sequential halving: every candidate played out in the same worlds, the
+    worse half dropped after each round (a flat search: `MaxDepth` and `Others` do not apply)."""
 
 
 @dataclass(frozen=True)

@@ -65,7 +65,8 @@ ELDORADO = Edition(
     turn=TurnShape(decisions=DECISIONS_PER_TURN, begins=begins_turn),
     # A race (GameOps.margin 0): only the result counts, so there is no margin's spread to scale.
     # Rollouts stop at the searching seat's ROLLOUT_TURNS-th turn and are scored by the heuristic's evaluation.
-    search=SearchDefaults(round_spread=1.0, infer=False, cutoff_turns=ROLLOUT_TURNS, iterations=QUICK_ITERATIONS),
+    search=SearchDefaults(round_spread=1.0, infer=False, cutoff_turns=ROLLOUT_TURNS, iterations=QUICK_ITERATIONS,
+                          halving=True),
     quick_options={"max_rounds": QUICK_ROUNDS},
     default_players=2,
     heuristic=Ref("bots.eldorado.heuristic:HEURISTIC"),
