@@ -224,7 +224,9 @@ class IsmctsPolicy(Policy):
         early = {"always": True, "never": False}.get(self.settings["EarlyStop"], deadline > 0)
         edition = engine.get_edition(view.state.edition)
         trees = self._ensure_trees(edition)
-        path = self._reuse_path(view, trees[0].others_in_tree) if self.settings["Reuse"] else None
+        # A halving search is flat and starts afresh: nothing below the root is worth keeping.
+        reuse = self.settings["Reuse"] and not edition.search.halving
+        path = self._reuse_path(view, trees[0].others_in_tree) if reuse else None
         state = view.state
         base = self._rng.getrandbits(64)
         self._heuristic_choice = self._heuristic(view, legal, base)

@@ -1,0 +1,128 @@
+"""Sequential halving at the root (`SearchDefaults.halving`): the candidates share their worlds,
+each round keeps the better half, and the policy's budgets, stop and choice work with it."""
+from __future__ import annotations
+
+import math
+import threading
+import time
+
+import pytest
+from helpers import random_state, searched_options
+
+import engine
+from bots.ismcts import Tree
+from bots.ismcts_policy import IsmctsPolicy
+from protocol.limits import Limits
+
+HALVING = [name for name in engine.EDITIONS if engine.get_edition(name).search.halving]
+
+
+def _halving_tree(edition: str) -> Tree:
+    tree = Tree(10_000)
+    search = engine.get_edition(edition).search
+    tree.configure(rollout="heuristic", epsilon=0.0, reward="match", others="heuristic", max_depth=1,
+                   cutoff_turns=search.cutoff_turns, halving=True)
+    return tree
+
+
+def _wide_view(edition: str, least: int = 6) -> engine.View:
+    """A position of `edition` whose seat to move has at least `least` legal decisions."""
+    for seed in range(50):
+        state = random_state(edition, seed, 3 + seed % 5, **searched_options(edition))
+        if not state.is_terminal() and len(state.legal()) >= least:
+            return state.view(state.to_move)
+    raise AssertionError("no position with enough decisions")
+
+
+def _heuristic(edition: str):
+    return engine.get_edition(edition).heuristic.value
+
+
+def test_some_edition_is_searched_by_halving():
+    assert HALVING
+
+
+@pytest.mark.parametrize("edition", HALVING)
+def test_each_round_keeps_the_better_half(edition):
+    view = _wide_view(edition)
+    n = len(view.legal())
+    tree = _halving_tree(edition)
+    tree.begin(view.state, view.seat, seed=3, heuristic=_heuristic(edition))
+    iterations = 40 * n
+    assert tree.run(iterations) == iterations
+    children = tree.root_children()
+    assert sorted(c[0] for c in children) == sorted(view.legal())
+    visits = sorted((c[1] for c in children), reverse=True)
+    rounds = math.ceil(math.log2(n))
+    first = iterations // (rounds * n)  # worlds of the first round
+    assert visits[-1] == first  # the first half out played the first round's worlds only
+    assert sum(1 for v in visits if v > first) == (n + 1) // 2
+    assert visits[0] == visits[1] > visits[2]  # two finalists, with the rest of the budget
+    # Whole worlds only: a world's rewards count once every candidate still in the race played it.
+    assert 0 <= iterations - sum(visits) < 2
+
+
+@pytest.mark.parametrize("edition", HALVING)
+def test_the_candidates_share_their_worlds(edition):
+    """A candidate's rewards depend on the worlds alone, not on whom it races against: searched
+    beside two different rivals, it gathers exactly the same sum (independent worlds would not)."""
+    view = _wide_view(edition, least=3)
+    a, b, c = view.legal()[:3]
+    sums = []
+    for rival in (b, c):
+        tree = _halving_tree(edition)
+        tree.begin(view.state, view.seat, seed=11, heuristic=_heuristic(edition), only=[a, rival])
+        tree.run(60)
+        stats = {d: (visits, value) for d, visits, _, value in tree.root_children()}
+        assert stats[a][0] == stats[rival][0] == 30
+        sums.append(stats[a])
+    assert sums[0] == sums[1]
+
+
+@pytest.mark.parametrize("edition", HALVING)
+def test_a_world_cut_short_is_not_counted(edition):
+    view = _wide_view(edition)
+    n = len(view.legal())
+    tree = _halving_tree(edition)
+    tree.begin(view.state, view.seat, seed=5, heuristic=_heuristic(edition))
+    # Planned at the first run for this budget: one world for all, then the better half plays a
+    # second world, cut one candidate short.
+    assert tree.run(n + (n + 1) // 2 - 1) == n + (n + 1) // 2 - 1
+    assert sorted(c[1] for c in tree.root_children()) == [1] * n
+
+
+@pytest.mark.parametrize("edition", HALVING)
+def test_the_policy_plays_a_finalist(edition):
+    view = _wide_view(edition)
+    bot = IsmctsPolicy(seed=2)
+    decision = bot.choose(view, Limits(iterations=500))
+    children = bot.last_search.children
+    most = max(v for v, _ in children.values())
+    finalists = [d for d, (v, _) in children.items() if v == most]
+    assert len(finalists) == 2 and most >= 5
+    assert decision == max(finalists, key=lambda d: children[d][1])
+    assert bot.last_search.reused == 0  # a flat search starts afresh
+
+
+@pytest.mark.parametrize("edition", HALVING)
+def test_a_timed_halving_search_keeps_its_time_and_whole_worlds(edition):
+    view = _wide_view(edition)
+    bot = IsmctsPolicy(seed=4)
+    for _ in range(2):  # the first plans from its first world's rate, the second from the first's
+        started = time.monotonic()
+        decision = bot.choose(view, Limits(movetime_ms=150))
+        assert time.monotonic() - started < 0.5
+        assert decision in view.legal()
+        children = bot.last_search.children
+        assert bot.last_search.iterations >= sum(v for v, _ in children.values())
+
+
+@pytest.mark.parametrize("edition", HALVING)
+def test_stop_ends_a_halving_search(edition):
+    view = _wide_view(edition)
+    bot = IsmctsPolicy(seed=6)
+    stop = threading.Event()
+    threading.Timer(0.1, stop.set).start()
+    started = time.monotonic()
+    decision = bot.choose(view, Limits(infinite=True), stop)
+    assert time.monotonic() - started < 0.5 and decision in view.legal()
