@@ -361,3 +361,25 @@ def test_the_evaluation_is_a_chance_per_seat():
             assert len(out) == players and abs(sum(out) - 1.0) < 1e-9 and all(0.0 <= x <= 1.0 for x in out)
             st.apply(HEURISTIC.decide(st, n))
             n += 1
+
+
+@pytest.mark.parametrize("players", PLAYERS)
+def test_the_distance_cache_changes_nothing(players):
+    """The weighted distances remembered per thread (`_distance_cache`) give every score, race estimate
+    and evaluation that a fresh Dijkstra gives, along games where blockades are taken, pieces move and
+    decks change, and with weights that change the multipliers and the occupied cost in between."""
+    other = {"occupied": 3.0, "mult_max": 2.0}
+
+    def outputs(states):
+        return [(decision_scores(s), decision_scores(s, other), ed_heuristic.race_estimate(s),
+                 ed_heuristic.race_estimate(s, other), HEURISTIC.evaluate(s)) for s in states]
+
+    states = [s.copy() for n, s in enumerate(states_along_games(players, games=4, seed=70 + players)) if n % 3 == 0]
+    assert len(states) > 100
+    was = ed_heuristic._distance_cache(True)
+    try:
+        cached = outputs(states)
+        ed_heuristic._distance_cache(False)
+        assert outputs(states) == cached
+    finally:
+        ed_heuristic._distance_cache(was)

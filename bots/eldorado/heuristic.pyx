@@ -11,7 +11,9 @@ power in cards), crossing a blockade its power, and mountains, caves and start s
 entered (`distances()`; the race estimate below reads them). A decision also runs one Dijkstra of its
 own, *weighted* by the seat's deck: a power of a symbol costs the deck's best symbol's power per card
 over this symbol's (1 to `mult_max`), so the pieces take the ways their cards can pay, and a hex with
-another seat's piece costs `occupied` more (it stands still during the turn).
+another seat's piece costs `occupied` more (it stands still during the turn). Each thread remembers the
+last 256 tables of weighted distances it computed, keyed by all they depend on: a turn's decisions and
+a search's rollouts ask for the same ones again.
 
 **The race.** Along the weighted shortest ways of the seat's pieces lies so much power of each symbol
 (and so many cards for rubble and base camps). A deck of N cards brings per turn four cards (fewer
@@ -57,7 +59,7 @@ counted, never looked at.
 True
 """
 from libc.stdlib cimport malloc
-from libc.string cimport memcpy, memset
+from libc.string cimport memcmp, memcpy, memset
 from libc.stdint cimport uint8_t, uint16_t, uint64_t
 
 from bots.choice cimport best_scored
@@ -92,6 +94,21 @@ cdef enum:
     SCALE = 4            # weighted distances are in quarters
     PATH_AHEAD = 12      # hexes of each piece's way remembered
     HEAP_CAP = 2048
+    MAX_OCC = 3          # other seats' pieces that can stand on the map (3 with 4 players)
+    WKEY = 16            # a weighted Dijkstra's inputs: route, 5 multipliers, occupied cost and hexes, conn, 1
+    WKEY_CONN = 10       # where the connections' blockades start in it
+    WCACHE = 256         # weighted distances remembered per thread
+
+cdef extern from *:
+    """
+    /* The eldorado heuristic's weighted distances remembered, per thread: searches run the heuristic
+       nogil on several threads at once. Zero (empty) at a thread's start. */
+    #define ED_WCACHE_BYTES 143360
+    static __thread unsigned long long ed_wcache_blob[ED_WCACHE_BYTES / 8];
+    static inline void* ed_wcache(void) { return ed_wcache_blob; }
+    """
+    void* ed_wcache() noexcept nogil
+    enum: ED_WCACHE_BYTES
 
 cdef uint8_t ENTER[ED_ROUTES][ED_MAX_HEXES]     # cost of entering a hex (IMPASS: never)
 cdef uint8_t FINISH[ED_ROUTES][ED_MAX_HEXES]    # 1 on a finishing space
@@ -313,6 +330,7 @@ ctypedef struct Ctx:
     int mult[5]                  # cost of one power of each terrain (machete .. base camp), SCALE = 1
     int wenter[ED_MAX_HEXES]     # weighted cost of entering each hex (INF_D: never)
     int wd[ED_MAX_HEXES]         # weighted distances with the blockades on the board now
+    int wkey[WKEY]               # what wenter was made of (weigh_ways), for the cache; [WKEY-1] 0: none
     uint8_t conn0[ED_MAX_CONN]
     int D0                       # the seat's weighted distance now
     double w[ED_TYPES]           # worth of a card per draw (over the way ahead)
@@ -420,12 +438,70 @@ cdef void weighted_dijkstra(const Ctx* c, const uint8_t* conn, int* out) noexcep
                         i = k
 
 
+ctypedef struct WCache:
+    unsigned long long clock
+    unsigned long long used[WCACHE]      # the clock when an entry was last read (0: empty)
+    unsigned int hash[WCACHE]            # of each key, compared first
+    int key[WCACHE][WKEY]
+    uint16_t out[WCACHE][ED_MAX_HEXES]   # distances never exceed INF_D
+
+
+if sizeof(WCache) > ED_WCACHE_BYTES:
+    raise ImportError(f"eldorado heuristic: the weighted distances' cache needs {sizeof(WCache)} bytes")
+
+cdef bint WCACHE_ON = True
+
+
+cdef void weighted_distances(const Ctx* c, const uint8_t* conn, int* out) noexcept nogil:
+    """weighted_dijkstra through this thread's cache: a seat's weights change only with its deck and the
+    others' pieces, so a turn's decisions (and a search's rollouts through the same turn) ask for the
+    same few tables again. The key is every input the distances depend on (c.wkey and conn); the least
+    recently read entry is replaced."""
+    cdef WCache* w
+    cdef int key[WKEY]
+    cdef int j, k, old = 0
+    cdef unsigned int hsh = 2166136261u
+    if not WCACHE_ON or c.wkey[WKEY - 1] == 0:
+        weighted_dijkstra(c, conn, out)
+        return
+    memcpy(key, c.wkey, sizeof(key))
+    for k in range(ED_MAX_CONN):
+        key[WKEY_CONN + k] = conn[k]
+    for k in range(WKEY):
+        hsh = (hsh ^ <unsigned int>key[k]) * 16777619u
+    w = <WCache*>ed_wcache()
+    w.clock += 1
+    for j in range(WCACHE):
+        if w.hash[j] == hsh and w.used[j] and memcmp(w.key[j], key, sizeof(key)) == 0:
+            w.used[j] = w.clock
+            for k in range(ED_MAX_HEXES):
+                out[k] = w.out[j][k]
+            return
+        if w.used[j] < w.used[old]:
+            old = j
+    weighted_dijkstra(c, conn, out)
+    for k in range(ED_MAX_HEXES):
+        w.out[old][k] = <uint16_t>out[k]
+    memcpy(w.key[old], key, sizeof(key))
+    w.hash[old] = hsh
+    w.used[old] = w.clock
+
+
+def _distance_cache(bint on) -> bool:
+    """Turns the weighted distances' cache on or off (for tests: both must decide alike); the previous
+    setting."""
+    global WCACHE_ON
+    cdef bint was = WCACHE_ON
+    WCACHE_ON = on
+    return was
+
+
 cdef inline const int* wdist_for(const Ctx* c, const EdState* x, int* buf) noexcept nogil:
     """The weighted distances for x's blockades: the decision's own, or computed into buf."""
     cdef int k
     for k in range(ED_MAX_CONN):
         if x.conn[k] != c.conn0[k]:
-            weighted_dijkstra(c, x.conn, buf)
+            weighted_distances(c, x.conn, buf)
             return buf
     return c.wd
 
@@ -729,7 +805,7 @@ cdef void weigh_ways(Ctx* c, const EdState* s, int seat, const int* deck, const 
     symbol costs the deck's power in its best symbol over its power in this one, per card (1 to
     `mult_max`); the other seats' pieces stand still during the turn, so a way through them costs
     `occupied` more."""
-    cdef int t, h, o, i, sym
+    cdef int t, h, o, i, sym, k, n
     cdef double cap[3]
     cdef double cap_ref, m
     for sym in range(3):
@@ -758,13 +834,25 @@ cdef void weigh_ways(Ctx* c, const EdState* s, int seat, const int* deck, const 
         if ENTER[c.r][h] != IMPASS:
             t = c.M.terrain[h]
             c.wenter[h] = ENTER[c.r][h] * c.mult[t if t <= T_CAMP else T_RUBBLE]
+    # the cache's key: the route, the multipliers, the occupied cost and the hexes it was added to
+    for k in range(WKEY):
+        c.wkey[k] = -1
+    c.wkey[0] = c.r
+    for t in range(5):
+        c.wkey[1 + t] = c.mult[t]
+    c.wkey[6] = <int>(P.occupied * SCALE + 0.5)
+    n = 0
     for o in range(s.players):
         if o != seat:
             for i in range(c.np):
                 h = s.seat[o].piece[i]
                 if h != ED_ELDORADO and c.wenter[h] < INF_D:
                     c.wenter[h] += <int>(P.occupied * SCALE + 0.5)
-    weighted_dijkstra(c, s.conn, c.wd)
+                    if n < MAX_OCC:
+                        c.wkey[7 + n] = h
+                    n += 1
+    c.wkey[WKEY - 1] = 1 if n <= MAX_OCC else 0   # (more pieces than the key holds: not cached)
+    weighted_distances(c, s.conn, c.wd)
 
 
 cdef void race_ctx(Ctx* c, const EdState* s, const EdParams* P) noexcept nogil:
