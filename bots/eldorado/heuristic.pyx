@@ -874,7 +874,7 @@ cdef void init_ctx(Ctx* c, const EdState* s, const EdParams* P) noexcept nogil:
     cdef int deck[ED_TYPES]
     cdef int odeck[ED_TYPES]
     cdef int pool[ED_TOKENS]
-    cdef Comp a, near
+    cdef Comp a, near, oth
     cdef Race q
     cdef const uint16_t* dist = dist_of(s)
     cdef double Tme, T, To, Tmin, avg_m, avg0, draws_add, draws_rem, best, rem_best, conv, frac, D
@@ -918,12 +918,11 @@ cdef void init_ctx(Ctx* c, const EdState* s, const EdParams* P) noexcept nogil:
             odeck[s.seat[o].draw[i]] += 1
         for t in range(ED_TYPES):
             No += odeck[t]
-        compose(&near, c, s, o, 1000)
-        race_init(&q, &near, P)
+        compose(&oth, c, s, o, 1000)
+        race_init(&q, &oth, P)
         To = race_turns(&q, odeck, No, P)
         if To < Tmin:
             Tmin = To
-    compose(&near, c, s, me, P.near)
     race_init(&q, &a, P)
     T = Tme * P.t_scale
     if T > Tmin * P.t_scale + P.lead:
