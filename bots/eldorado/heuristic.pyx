@@ -12,8 +12,8 @@ entered (`distances()`; the race estimate below reads them). A decision also run
 own, *weighted* by the seat's deck: a power of a symbol costs the deck's best symbol's power per card
 over this symbol's (1 to `mult_max`), so the pieces take the ways their cards can pay, and a hex with
 another seat's piece costs `occupied` more (it stands still during the turn). Each thread remembers the
-last 256 tables of weighted distances it computed, keyed by all they depend on: a turn's decisions and
-a search's rollouts ask for the same ones again.
+last 256 tables of weighted distances it computed (with each hex's next step on its way), keyed by all
+they depend on: a turn's decisions and a search's rollouts ask for the same ones again.
 
 **The race.** Along the weighted shortest ways of the seat's pieces lies so much power of each symbol
 (and so many cards for rubble and base camps). A deck of N cards brings per turn four cards (fewer
@@ -98,12 +98,13 @@ cdef enum:
     WKEY = 16            # a weighted Dijkstra's inputs: route, 5 multipliers, occupied cost and hexes, conn, 1
     WKEY_CONN = 10       # where the connections' blockades start in it
     WCACHE = 256         # weighted distances remembered per thread
+    NO_STEP = 255
 
 cdef extern from *:
     """
     /* The eldorado heuristic's weighted distances remembered, per thread: searches run the heuristic
        nogil on several threads at once. Zero (empty) at a thread's start. */
-    #define ED_WCACHE_BYTES 143360
+    #define ED_WCACHE_BYTES 200704
     static __thread unsigned long long ed_wcache_blob[ED_WCACHE_BYTES / 8];
     static inline void* ed_wcache(void) { return ed_wcache_blob; }
     """
@@ -331,6 +332,7 @@ ctypedef struct Ctx:
     int wenter[ED_MAX_HEXES]     # weighted cost of entering each hex (INF_D: never)
     int wd[ED_MAX_HEXES]         # weighted distances with the blockades on the board now
     int wkey[WKEY]               # what wenter was made of (weigh_ways), for the cache; [WKEY-1] 0: none
+    uint8_t wstep[ED_MAX_HEXES]  # the direction of each hex's next hex on its shortest way (NO_STEP: none)
     uint8_t conn0[ED_MAX_CONN]
     int D0                       # the seat's weighted distance now
     double w[ED_TYPES]           # worth of a card per draw (over the way ahead)
@@ -444,6 +446,7 @@ ctypedef struct WCache:
     unsigned int hash[WCACHE]            # of each key, compared first
     int key[WCACHE][WKEY]
     uint16_t out[WCACHE][ED_MAX_HEXES]   # distances never exceed INF_D
+    uint8_t step[WCACHE][ED_MAX_HEXES]   # way_steps of them
 
 
 if sizeof(WCache) > ED_WCACHE_BYTES:
@@ -452,17 +455,39 @@ if sizeof(WCache) > ED_WCACHE_BYTES:
 cdef bint WCACHE_ON = True
 
 
-cdef void weighted_distances(const Ctx* c, const uint8_t* conn, int* out) noexcept nogil:
-    """weighted_dijkstra through this thread's cache: a seat's weights change only with its deck and the
-    others' pieces, so a turn's decisions (and a search's rollouts through the same turn) ask for the
-    same few tables again. The key is every input the distances depend on (c.wkey and conn); the least
-    recently read entry is replaced."""
+cdef void way_steps(const Ctx* c, const uint8_t* conn, const int* wd, uint8_t* step) noexcept nogil:
+    """From each hex, the direction of the next hex on its shortest way: the least distance of a
+    neighbour plus the cost of entering it (and of a blockade between), the first direction on a tie
+    (NO_STEP where no neighbour may be entered)."""
+    cdef const EdMap* M = c.M
+    cdef int h, d, n, v, bestv, best
+    for h in range(ED_MAX_HEXES):
+        step[h] = NO_STEP
+    for h in range(M.nhex):
+        bestv = INF_D
+        for d in range(6):
+            n = M.nb[h][d]
+            if n < 0 or c.wenter[n] >= INF_D:
+                continue
+            v = wd[n] + c.wenter[n] + wblk(c, conn, h, d)
+            if v < bestv:
+                bestv = v
+                step[h] = d
+
+
+cdef void weighted_distances(const Ctx* c, const uint8_t* conn, int* out, uint8_t* step) noexcept nogil:
+    """weighted_dijkstra (and way_steps, when step is not NULL) through this thread's cache: a seat's
+    weights change only with its deck and the others' pieces, so a turn's decisions (and a search's
+    rollouts through the same turn) ask for the same few tables again. The key is every input the
+    distances depend on (c.wkey and conn); the least recently read entry is replaced."""
     cdef WCache* w
     cdef int key[WKEY]
     cdef int j, k, old = 0
     cdef unsigned int hsh = 2166136261u
     if not WCACHE_ON or c.wkey[WKEY - 1] == 0:
         weighted_dijkstra(c, conn, out)
+        if step != NULL:
+            way_steps(c, conn, out, step)
         return
     memcpy(key, c.wkey, sizeof(key))
     for k in range(ED_MAX_CONN):
@@ -476,12 +501,17 @@ cdef void weighted_distances(const Ctx* c, const uint8_t* conn, int* out) noexce
             w.used[j] = w.clock
             for k in range(ED_MAX_HEXES):
                 out[k] = w.out[j][k]
+            if step != NULL:
+                memcpy(step, w.step[j], sizeof(w.step[j]))
             return
         if w.used[j] < w.used[old]:
             old = j
     weighted_dijkstra(c, conn, out)
+    way_steps(c, conn, out, w.step[old])
     for k in range(ED_MAX_HEXES):
         w.out[old][k] = <uint16_t>out[k]
+    if step != NULL:
+        memcpy(step, w.step[old], sizeof(w.step[old]))
     memcpy(w.key[old], key, sizeof(key))
     w.hash[old] = hsh
     w.used[old] = w.clock
@@ -501,7 +531,7 @@ cdef inline const int* wdist_for(const Ctx* c, const EdState* x, int* buf) noexc
     cdef int k
     for k in range(ED_MAX_CONN):
         if x.conn[k] != c.conn0[k]:
-            weighted_distances(c, x.conn, buf)
+            weighted_distances(c, x.conn, buf, NULL)
             return buf
     return c.wd
 
@@ -545,9 +575,9 @@ cdef bint _occupied_hex(const EdState* s, int h) noexcept nogil:
 
 cdef void compose(Comp* a, const Ctx* c, const EdState* s, int seat, int limit) noexcept nogil:
     """The terrain on the shortest ways of a seat's pieces to El Dorado (the first `limit` power of
-    each way; the weighted distances of the seat to move)."""
+    each way; the weighted distances of the seat to move, c.wstep for s.conn)."""
     cdef const EdMap* M = c.M
-    cdef int r = c.r, i, h, d, n, v, bestv, best, bestd, steps, prev, k, done
+    cdef int r = c.r, i, h, best, bestd, steps, prev, k, done
     memset(a, 0, sizeof(Comp))
     for i in range(c.np):
         h = s.seat[seat].piece[i]
@@ -558,20 +588,10 @@ cdef void compose(Comp* a, const Ctx* c, const EdState* s, int seat, int limit) 
         for steps in range(120):
             if done >= limit:
                 break
-            best = -1
-            bestv = INF_D
-            bestd = 0
-            for d in range(6):
-                n = M.nb[h][d]
-                if n < 0 or c.wenter[n] >= INF_D:
-                    continue
-                v = c.wd[n] + c.wenter[n] + wblk(c, s.conn, h, d)
-                if v < bestv:
-                    bestv = v
-                    best = n
-                    bestd = d
-            if best < 0 or bestv >= INF_D:
+            bestd = c.wstep[h]
+            if bestd == NO_STEP:
                 break
+            best = M.nb[h][bestd]
             k = M.cross[h][bestd]
             if k >= 0 and s.conn[k]:
                 add_terrain(a, BLOCKADE_TERRAIN[s.conn[k]], BLOCKADE_POWER[s.conn[k]], &prev)
@@ -852,7 +872,7 @@ cdef void weigh_ways(Ctx* c, const EdState* s, int seat, const int* deck, const 
                         c.wkey[7 + n] = h
                     n += 1
     c.wkey[WKEY - 1] = 1 if n <= MAX_OCC else 0   # (more pieces than the key holds: not cached)
-    weighted_distances(c, s.conn, c.wd)
+    weighted_distances(c, s.conn, c.wd, c.wstep)
 
 
 cdef void race_ctx(Ctx* c, const EdState* s, const EdParams* P) noexcept nogil:
