@@ -60,12 +60,12 @@ True
 """
 from libc.stdlib cimport malloc
 from libc.string cimport memcmp, memcpy, memset
-from libc.stdint cimport uint8_t, uint16_t, uint64_t
+from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
 
 from bots.choice cimport best_scored
 from bots.heuristics cimport new_heuristic, Heuristic
 from libc.math cimport exp, log
-from engine._core cimport State, Rng, rng_below, rng_unit, exp_popcount, MAX_LEGAL, MAX_SEATS
+from engine._core cimport State, Rng, rng_below, rng_unit, exp_popcount, exp_ctz, MAX_LEGAL, MAX_SEATS
 from engine.eldorado.rules cimport (EdState, EdMap, ED_MAPS, CARD_SYMBOL, CARD_POWER, CARD_PRICE, CARD_ITEM,
                                     BLOCKADE_TERRAIN, BLOCKADE_POWER, ed_legal, ed_apply,
                                     ED_TYPES, ED_MARKET_FIRST, ED_TOKENS, ED_MAX_HEXES, ED_WORDS, ED_MAX_CONN,
@@ -1175,12 +1175,15 @@ cdef inline void record(Sim* m, int src, double contrib) noexcept nogil:
             m.nuse += 1
 
 
-cdef int run_ahead(const Sim* m, int n, int sym) noexcept nogil:
-    """Power of the run of `sym` hexes from n on along decreasing distance (n included)."""
+cdef int run_ahead(const Sim* m, int n, int sym, int cap) noexcept nogil:
+    """Power of the run of `sym` hexes from n on along decreasing distance (n included); once it
+    exceeds `cap`, some power above cap (the walk stops: pick compares it with powers up to cap)."""
     cdef int R = ENTER[m.r][n], h = n, d, x, best, bestd, steps
     if FINISH[m.r][n]:
         return R
     for steps in range(8):
+        if R > cap:
+            break
         best = -1
         bestd = INF_D
         for d in range(6):
@@ -1201,42 +1204,75 @@ cdef int run_ahead(const Sim* m, int n, int sym) noexcept nogil:
     return R
 
 
-cdef int pick(const Sim* m, int sym, int power, int R, int* cls) noexcept nogil:
+cdef inline uint32_t held_types(const Sim* m) noexcept nogil:
+    """The card types in the simulated hand, as bits."""
+    cdef uint32_t held = 0
+    cdef int t
+    for t in range(ED_TYPES):
+        if m.hand[t] > 0:
+            held |= (<uint32_t>1) << t
+    return held
+
+
+cdef int pick(const Sim* m, uint32_t held, int sym, int power, int R, int n, int* cls) noexcept nogil:
     """The source that meets (sym, power) covering the run R best, or -1; its class in cls:
-    0 a card of the symbol, 1 a joker, 2 a token, 3 a Native card, 4 a native token."""
-    cdef int t, k, p, best, bestp, over, overp, klass
+    0 a card of the symbol, 1 a joker, 2 a token, 3 a Native card, 4 a native token. `held`: the
+    card types in hand (held_types). R < 0: the run from hex n (run_ahead), walked only when the
+    choice depends on it (candidates of more than one power)."""
+    cdef uint32_t cand, bits
+    cdef int t, k, p, best, bestp, over, overp, klass, lo, hi
     for klass in range(3):
-        best = -1
-        bestp = 0
-        over = -1
-        overp = 1000
+        cand = 0
         if klass < 2:
-            for t in range(ED_TYPES):
-                if m.hand[t] <= 0 or SRC_POW[t] < power:
+            bits = held
+            while bits:
+                t = exp_ctz(bits)
+                bits &= bits - 1
+                if SRC_POW[t] < power:
                     continue
                 if klass == 0 and not (SRC_SYM[t] == sym or (m.cs and SRC_SYM[t] <= JOKER)):
                     continue
                 if klass == 1 and SRC_SYM[t] != JOKER:
                     continue
-                p = SRC_POW[t]
-                if p >= R and p < overp:
-                    over = t
-                    overp = p
-                if p > bestp:
-                    best = t
-                    bestp = p
+                cand |= (<uint32_t>1) << t
         else:
             for t in range(SRC_TOKEN0, NSRC - 1):
                 k = SRC_TOK[t]
                 if m.tok[k] <= 0 or SRC_SYM[t] != sym or SRC_POW[t] < power:
                     continue
-                p = SRC_POW[t]
-                if p >= R and p < overp:
-                    over = t
-                    overp = p
-                if p > bestp:
-                    best = t
-                    bestp = p
+                cand |= (<uint32_t>1) << t
+        if cand == 0:
+            continue
+        lo = 1000
+        hi = 0
+        bits = cand
+        while bits:
+            t = exp_ctz(bits)
+            bits &= bits - 1
+            if SRC_POW[t] < lo:
+                lo = SRC_POW[t]
+            if SRC_POW[t] > hi:
+                hi = SRC_POW[t]
+        if lo == hi and lo >= 1:   # one power: the first, however long the run
+            cls[0] = klass
+            return exp_ctz(cand)
+        if R < 0:
+            R = run_ahead(m, n, sym, hi)
+        best = -1
+        bestp = 0
+        over = -1
+        overp = 1000
+        bits = cand
+        while bits:
+            t = exp_ctz(bits)
+            bits &= bits - 1
+            p = SRC_POW[t]
+            if p >= R and p < overp:
+                over = t
+                overp = p
+            if p > bestp:
+                best = t
+                bestp = p
         if over >= 0:
             cls[0] = klass
             return over
@@ -1350,7 +1386,8 @@ cdef int sim_run(Sim* m, const EdState* x) noexcept nogil:
     """Walks the pieces on with the hand, greedily; returns the (weighted) progress made."""
     cdef const EdMap* M = m.M
     cdef const EdParams* P = m.c.P
-    cdef int i, d, n, k, b, sym, power, src, cls, need, R, prog, wb
+    cdef int i, d, n, k, b, sym, power, src, cls, need, prog, wb, ncards
+    cdef uint32_t held
     cdef int bi, bd, bn, bk, bsrc, bcls, bneed, bprog, bsym, bpow, g
     cdef double q, bq
     m.total = 0
@@ -1360,6 +1397,8 @@ cdef int sim_run(Sim* m, const EdState* x) noexcept nogil:
         bq = -1e300
         bi = -1
         bd = bn = bk = bsrc = bcls = bneed = bprog = bsym = bpow = 0
+        held = held_types(m)
+        ncards = cards_in_hand(m)
         for i in range(m.c.np):
             if m.hex[i] < 0:
                 continue
@@ -1384,15 +1423,14 @@ cdef int sim_run(Sim* m, const EdState* x) noexcept nogil:
                     sym = M.terrain[n]
                     power = ENTER[m.r][n]
                 if sym == T_RUBBLE or sym == T_CAMP:
-                    if cards_in_hand(m) >= power:
+                    if ncards >= power:
                         src = -2
                         cls = 0
                         need = power
                     else:
-                        src = pick(m, 99, 99, 99, &cls)   # only a Native enters without paying
+                        src = pick(m, held, 99, 99, 99, n, &cls)   # only a Native enters without paying
                 else:
-                    R = run_ahead(m, n, sym) if not b else power
-                    src = pick(m, sym, power, R, &cls)
+                    src = pick(m, held, sym, power, power if b else -1, n, &cls)
                 if src == -1:
                     continue
                 q = prog / <double>SCALE - P.class_pen * cls - 0.3 * (need - 1 if need > 1 else 0)
