@@ -779,12 +779,18 @@ cdef void race_init(Race* q, const Comp* a, const EdParams* P) noexcept nogil:
 cdef double race_turns(const Race* q, const int* deck, int N, const EdParams* P) noexcept nogil:
     """Turns the deck needs for the way ahead: per symbol its power over what four cards a turn (more
     with draw actions) bring of it, the symbols' turns between their sum and their maximum (`mix`)."""
-    cdef int t, sym, cards = 0
+    cdef int t, sym, j, n = 0, cards = 0
     cdef double H, sup, tt, total = 0.0, most = 0.0
+    cdef int held[ED_TYPES]
     if N <= 0:
         return 1e3
+    for t in range(ED_TYPES):   # the types the deck holds (one it lacks adds a zero to every sum)
+        if deck[t]:
+            held[n] = t
+            n += 1
     H = 0.0
-    for t in range(ED_TYPES):
+    for j in range(n):
+        t = held[j]
         H += deck[t] * q.extra[t]
         if t != T_NA:
             cards += deck[t]
@@ -793,7 +799,8 @@ cdef double race_turns(const Race* q, const int* deck, int N, const EdParams* P)
         if q.A[sym] <= 0.0:
             continue
         sup = 0.0
-        for t in range(ED_TYPES):
+        for j in range(n):
+            t = held[j]
             sup += deck[t] * q.sp[t][sym]
         sup /= N
         if sup < 0.05:
