@@ -1531,17 +1531,18 @@ cdef void buy_table(const Ctx* c, const EdState* x, double* BV) noexcept nogil:
                     BV[h] = c.add[t]
 
 
-cdef double kept_worth(const Ctx* c, const int* h, int k) noexcept nogil:
-    """Worth of the cards h (k of them) kept into the next turn: a card onto the next hex (or as
-    money) fully; onto a later run, `next_k` of it times the share of fresh cards that may open the
-    way (none when the hand is kept whole)."""
+cdef double kept_worth(const Ctx* c, const int* h, int k, uint32_t held) noexcept nogil:
+    """Worth of the cards h (k of them; `held` the types with h[t] != 0, as bits) kept into the next
+    turn: a card onto the next hex (or as money) fully; onto a later run, `next_k` of it times the share
+    of fresh cards that may open the way (none when the hand is kept whole)."""
     cdef int t, fresh = 4 - k if k < 4 else 0
     cdef double v = 0.0, later, phi = fresh / 4.0, ksum = 0.0
-    for t in range(ED_TYPES):
-        if h[t]:
-            later = c.P.next_k * c.kl[t] * phi
-            v += h[t] * (c.kn[t] if c.kn[t] > later else later)
-            ksum += h[t] * c.kw[t]
+    while held:   # the held types in type order
+        t = exp_ctz(held)
+        held &= held - 1
+        later = c.P.next_k * c.kl[t] * phi
+        v += h[t] * (c.kn[t] if c.kn[t] > later else later)
+        ksum += h[t] * c.kw[t]
     return v + end_draw_sum(c, fresh, ksum, k)
 
 
@@ -1550,25 +1551,33 @@ cdef double keep_value(const Ctx* c, const int* hand, int lo, bint may_discard) 
     types >= lo (when may_discard): the weakest first, each count tried."""
     cdef int t, k = 0, best
     cdef int h[ED_TYPES]
+    cdef uint32_t held = 0, bits
     cdef double v, bestv, bw
     for t in range(ED_TYPES):
         h[t] = hand[t]
         k += h[t]
-    bestv = kept_worth(c, h, k)
+        if h[t]:
+            held |= (<uint32_t>1) << t
+    bestv = kept_worth(c, h, k, held)
     if may_discard:
         while True:
             best = -1
             bw = 1e300
-            for t in range(lo, ED_TYPES):
+            bits = held & ~((<uint32_t>1 << lo) - 1)   # types >= lo
+            while bits:
+                t = exp_ctz(bits)
+                bits &= bits - 1
                 if h[t] > 0 and c.kw[t] < bw:
                     bw = c.kw[t]
                     best = t
             if best < 0:
                 break
             h[best] -= 1
+            if h[best] == 0:
+                held &= ~((<uint32_t>1) << best)
             k -= 1
             lo = best
-            v = kept_worth(c, h, k)
+            v = kept_worth(c, h, k, held)
             if v > bestv:
                 bestv = v
     return bestv - end_draw_sum(c, 4, 0.0, 0)
