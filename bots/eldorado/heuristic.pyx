@@ -352,6 +352,8 @@ ctypedef struct Ctx:
     uint8_t tok0[ED_TOKENS]
     uint8_t removed0[ED_TYPES]
     uint8_t market0[ED_TYPES]
+    uint32_t on_board0
+    double bv0[MAX_HALVES]       # buy_table of the market as the decision finds it
 
 
 cdef inline int npieces(const EdState* s) noexcept nogil:
@@ -1112,6 +1114,8 @@ cdef void init_ctx(Ctx* c, const EdState* s, const EdParams* P) noexcept nogil:
         c.etok = v / lo if lo else 0.0
     c.Tme = Tme
     c.conv = conv
+    c.on_board0 = s.on_board
+    buy_gains(c, s, c.bv0)
 
 
 cdef double draw_sum(const Ctx* c, int k) noexcept nogil:
@@ -1519,11 +1523,22 @@ cdef void sim_init(Sim* m, const Ctx* c, const EdState* x, const int* dist, cons
 
 cdef void buy_table(const Ctx* c, const EdState* x, double* BV) noexcept nogil:
     """BV[h]: the best gain of a card bought with h half coins (0 when nothing is worth buying)."""
+    cdef int h
+    if x.bought:
+        for h in range(MAX_HALVES):
+            BV[h] = 0.0
+        return
+    if x.on_board == c.on_board0 and memcmp(x.market, c.market0, ED_TYPES) == 0:
+        memcpy(BV, c.bv0, sizeof(c.bv0))   # the market as the decision found it
+        return
+    buy_gains(c, x, BV)
+
+
+cdef void buy_gains(const Ctx* c, const EdState* x, double* BV) noexcept nogil:
+    """buy_table for a seat that may still buy."""
     cdef int h, t
     for h in range(MAX_HALVES):
         BV[h] = 0.0
-    if x.bought:
-        return
     for t in range(ED_MARKET_FIRST, ED_TYPES):
         if available(x, t) and c.add[t] > 0.0:
             for h in range(2 * CARD_PRICE[t], MAX_HALVES):
@@ -1673,6 +1688,8 @@ cdef double deck_delta(const Ctx* c, const EdState* x) noexcept nogil:
     """Worth of the cards gained (bought, transmitted) and removed since the decision began."""
     cdef int t
     cdef double v = 0.0
+    if memcmp(x.market, c.market0, ED_TYPES) == 0 and memcmp(x.seat[c.me].removed, c.removed0, ED_TYPES) == 0:
+        return 0.0
     for t in range(ED_TYPES):
         if x.market[t] != c.market0[t]:
             v += (<int>c.market0[t] - <int>x.market[t]) * c.add[t]
