@@ -365,9 +365,10 @@ def test_the_evaluation_is_a_chance_per_seat():
 
 @pytest.mark.parametrize("players", PLAYERS)
 def test_the_distance_cache_changes_nothing(players):
-    """The weighted distances remembered per thread (`_distance_cache`) give every score, race estimate
-    and evaluation that a fresh Dijkstra gives, along games where blockades are taken, pieces move and
-    decks change, and with weights that change the multipliers and the occupied cost in between."""
+    """The weighted distances and ways' summaries remembered per thread (`_distance_cache`) give every
+    score, race estimate and evaluation that fresh ones give, along games where blockades are taken,
+    pieces move and decks change, and with weights that change the multipliers and the occupied cost in
+    between."""
     other = {"occupied": 3.0, "mult_max": 2.0}
 
     def outputs(states):

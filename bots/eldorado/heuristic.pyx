@@ -12,8 +12,9 @@ entered (`distances()`; the race estimate below reads them). A decision also run
 own, *weighted* by the seat's deck: a power of a symbol costs the deck's best symbol's power per card
 over this symbol's (1 to `mult_max`), so the pieces take the ways their cards can pay, and a hex with
 another seat's piece costs `occupied` more (it stands still during the turn). Each thread remembers the
-last 256 tables of weighted distances it computed (with each hex's next step on its way), keyed by all
-they depend on: a turn's decisions and a search's rollouts ask for the same ones again.
+weighted distances it computed last (with each hex's next step on its way) and the summaries of the
+ways read from them, keyed by all they depend on: a turn's decisions and a search's rollouts ask for
+the same ones again.
 
 **The race.** Along the weighted shortest ways of the seat's pieces lies so much power of each symbol
 (and so many cards for rubble and base camps). A deck of N cards brings per turn four cards (fewer
@@ -99,17 +100,25 @@ cdef enum:
     WKEY_CONN = 10       # where the connections' blockades start in it
     WCACHE = 256         # weighted distances remembered per thread
     NO_STEP = 255
+    SCACHE = 512         # ways' summaries remembered per thread
+    CACHE_WAYS = 8       # entries a key may take in either cache
+    SKEY = WKEY + ED_PIECES + 1   # their key: the weights' (conn included), the pieces, how many
 
 cdef extern from *:
     """
-    /* The eldorado heuristic's weighted distances remembered, per thread: searches run the heuristic
-       nogil on several threads at once. Zero (empty) at a thread's start. */
+    /* The eldorado heuristic's weighted distances and ways' summaries remembered, per thread: searches
+       run the heuristic nogil on several threads at once. Zero (empty) at a thread's start. */
     #define ED_WCACHE_BYTES 200704
     static __thread unsigned long long ed_wcache_blob[ED_WCACHE_BYTES / 8];
     static inline void* ed_wcache(void) { return ed_wcache_blob; }
+    #define ED_SCACHE_BYTES 196608
+    static __thread unsigned long long ed_scache_blob[ED_SCACHE_BYTES / 8];
+    static inline void* ed_scache(void) { return ed_scache_blob; }
     """
     void* ed_wcache() noexcept nogil
+    void* ed_scache() noexcept nogil
     enum: ED_WCACHE_BYTES
+    enum: ED_SCACHE_BYTES
 
 cdef uint8_t ENTER[ED_ROUTES][ED_MAX_HEXES]     # cost of entering a hex (IMPASS: never)
 cdef uint8_t FINISH[ED_ROUTES][ED_MAX_HEXES]    # 1 on a finishing space
@@ -442,6 +451,31 @@ cdef void weighted_dijkstra(const Ctx* c, const uint8_t* conn, int* out) noexcep
                         i = k
 
 
+cdef int cache_slot(unsigned long long* clock, unsigned long long* used, unsigned int* hashes, int* keys,
+                    int n, int nkey, const int* key, bint* hit) noexcept nogil:
+    """The entry of a per-thread cache (n entries of nkey ints of key, in sets of CACHE_WAYS by the
+    key's hash; n a power of two) that holds key (hit), else the least recently read one of its set,
+    given key (the caller fills its payload); either is marked read."""
+    cdef int j, k, old
+    cdef unsigned int hsh = 2166136261u
+    for k in range(nkey):
+        hsh = (hsh ^ <unsigned int>key[k]) * 16777619u
+    clock[0] += 1
+    old = <int>((hsh >> 16) & <unsigned int>(n // CACHE_WAYS - 1)) * CACHE_WAYS
+    for j in range(old, old + CACHE_WAYS):
+        if hashes[j] == hsh and used[j] and memcmp(keys + j * nkey, key, nkey * sizeof(int)) == 0:
+            used[j] = clock[0]
+            hit[0] = True
+            return j
+        if used[j] < used[old]:
+            old = j
+    used[old] = clock[0]
+    hashes[old] = hsh
+    memcpy(keys + old * nkey, key, nkey * sizeof(int))
+    hit[0] = False
+    return old
+
+
 ctypedef struct WCache:
     unsigned long long clock
     unsigned long long used[WCACHE]      # the clock when an entry was last read (0: empty)
@@ -484,8 +518,8 @@ cdef void weighted_distances(const Ctx* c, const uint8_t* conn, int* out, uint8_
     distances depend on (c.wkey and conn); the least recently read entry is replaced."""
     cdef WCache* w
     cdef int key[WKEY]
-    cdef int j, k, old = 0
-    cdef unsigned int hsh = 2166136261u
+    cdef int j, k
+    cdef bint hit
     if not WCACHE_ON or c.wkey[WKEY - 1] == 0:
         weighted_dijkstra(c, conn, out)
         if step != NULL:
@@ -494,34 +528,23 @@ cdef void weighted_distances(const Ctx* c, const uint8_t* conn, int* out, uint8_
     memcpy(key, c.wkey, sizeof(key))
     for k in range(ED_MAX_CONN):
         key[WKEY_CONN + k] = conn[k]
-    for k in range(WKEY):
-        hsh = (hsh ^ <unsigned int>key[k]) * 16777619u
     w = <WCache*>ed_wcache()
-    w.clock += 1
-    for j in range(WCACHE):
-        if w.hash[j] == hsh and w.used[j] and memcmp(w.key[j], key, sizeof(key)) == 0:
-            w.used[j] = w.clock
-            for k in range(ED_MAX_HEXES):
-                out[k] = w.out[j][k]
-            if step != NULL:
-                memcpy(step, w.step[j], sizeof(w.step[j]))
-            return
-        if w.used[j] < w.used[old]:
-            old = j
-    weighted_dijkstra(c, conn, out)
-    way_steps(c, conn, out, w.step[old])
-    for k in range(ED_MAX_HEXES):
-        w.out[old][k] = <uint16_t>out[k]
+    j = cache_slot(&w.clock, w.used, w.hash, &w.key[0][0], WCACHE, WKEY, key, &hit)
+    if hit:
+        for k in range(ED_MAX_HEXES):
+            out[k] = w.out[j][k]
+    else:
+        weighted_dijkstra(c, conn, out)
+        way_steps(c, conn, out, w.step[j])
+        for k in range(ED_MAX_HEXES):
+            w.out[j][k] = <uint16_t>out[k]
     if step != NULL:
-        memcpy(step, w.step[old], sizeof(w.step[old]))
-    memcpy(w.key[old], key, sizeof(key))
-    w.hash[old] = hsh
-    w.used[old] = w.clock
+        memcpy(step, w.step[j], sizeof(w.step[j]))
 
 
 def _distance_cache(bint on) -> bool:
-    """Turns the weighted distances' cache on or off (for tests: both must decide alike); the previous
-    setting."""
+    """Turns the caches of weighted distances and ways' summaries on or off (for tests: both must
+    decide alike); the previous setting."""
     global WCACHE_ON
     cdef bint was = WCACHE_ON
     WCACHE_ON = on
@@ -614,6 +637,49 @@ cdef void compose(Comp* a, const Ctx* c, const EdState* s, int seat, int limit) 
                 break
             h = best
     a.total = a.A[0] + a.A[1] + a.A[2] + a.rub
+
+
+ctypedef struct SCache:
+    unsigned long long clock
+    unsigned long long used[SCACHE]
+    unsigned int hash[SCACHE]
+    int key[SCACHE][SKEY]
+    Comp way[SCACHE]                     # the summary's part (SUMMARY bytes)
+
+
+cdef Comp _layout
+cdef size_t SUMMARY = <size_t>(<char*>&_layout.plen[0] - <char*>&_layout)   # Comp's fields before plen
+
+if sizeof(SCache) > ED_SCACHE_BYTES:
+    raise ImportError(f"eldorado heuristic: the ways' summaries cache needs {sizeof(SCache)} bytes")
+
+
+cdef void way_summary(Comp* a, const Ctx* c, const EdState* s, int seat) noexcept nogil:
+    """compose(a, c, s, seat, 1000) as far as the race and the cards' worth per draw read it: each
+    symbol's power, runs and hexes, the rubble and base camps, the total (the first hexes of each way,
+    plen .. first_free, are left zero). Remembered per thread, keyed by all it depends on: the weights
+    and blockades (c.wkey, s.conn) and the seat's pieces; the other seats' ways and a seat's own while
+    its pieces stand still come back often."""
+    cdef SCache* w
+    cdef int key[SKEY]
+    cdef int j, k
+    cdef bint hit
+    if not WCACHE_ON or c.wkey[WKEY - 1] == 0:
+        compose(a, c, s, seat, 1000)
+        memset(<char*>a + SUMMARY, 0, sizeof(Comp) - SUMMARY)
+        return
+    memcpy(key, c.wkey, sizeof(c.wkey))
+    for k in range(ED_MAX_CONN):
+        key[WKEY_CONN + k] = s.conn[k]
+    for k in range(ED_PIECES):
+        key[WKEY + k] = s.seat[seat].piece[k]
+    key[WKEY + ED_PIECES] = c.np
+    w = <SCache*>ed_scache()
+    j = cache_slot(&w.clock, w.used, w.hash, &w.key[0][0], SCACHE, SKEY, key, &hit)
+    if not hit:
+        compose(&w.way[j], c, s, seat, 1000)
+    memcpy(a, &w.way[j], SUMMARY)
+    memset(<char*>a + SUMMARY, 0, sizeof(Comp) - SUMMARY)
 
 
 cdef double move_worth(const Comp* a, const EdParams* P, int sym, int power) noexcept nogil:
@@ -927,7 +993,7 @@ cdef void init_ctx(Ctx* c, const EdState* s, const EdParams* P) noexcept nogil:
         c.N = 1
     weigh_ways(c, s, me, deck, P)
     c.D0 = seat_wdist(c, s, c.wd)
-    compose(&a, c, s, me, 1000)
+    way_summary(&a, c, s, me)
     compose(&near, c, s, me, P.near)
     # the race: turns the deck needs, and the quickest other seat's (its hand and draw pile as a set)
     race_init(&q, &a, P)
@@ -947,7 +1013,7 @@ cdef void init_ctx(Ctx* c, const EdState* s, const EdParams* P) noexcept nogil:
             odeck[s.seat[o].draw[i]] += 1
         for t in range(ED_TYPES):
             No += odeck[t]
-        compose(&oth, c, s, o, 1000)
+        way_summary(&oth, c, s, o)
         race_init(&q, &oth, P)
         To = race_turns(&q, odeck, No, P)
         if To < Tmin:
@@ -1915,7 +1981,7 @@ cdef double seat_turns(Ctx* c, const EdState* s, int seat, const EdParams* P) no
     else:
         return 0.0
     weigh_ways(c, s, seat, deck, P)
-    compose(&a, c, s, seat, 1000)
+    way_summary(&a, c, s, seat)
     race_init(&q, &a, P)
     return race_turns(&q, deck, N if N > 0 else 1, P)
 
