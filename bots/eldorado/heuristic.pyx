@@ -12,9 +12,9 @@ entered (`distances()`; the race estimate below reads them). A decision also run
 own, *weighted* by the seat's deck: a power of a symbol costs the deck's best symbol's power per card
 over this symbol's (1 to `mult_max`), so the pieces take the ways their cards can pay, and a hex with
 another seat's piece costs `occupied` more (it stands still during the turn). Each thread remembers the
-weighted distances it computed last (with each hex's next step on its way) and the summaries of the
-ways read from them, keyed by all they depend on: a turn's decisions and a search's rollouts ask for
-the same ones again.
+weighted distances it computed last (with each hex's next step on its way), the summaries of the ways
+read from them and the race estimates (below) of those ways, keyed by all they depend on: a turn's
+decisions and a search's rollouts ask for the same ones again.
 
 **The race.** Along the weighted shortest ways of the seat's pieces lies so much power of each symbol
 (and so many cards for rubble and base camps). A deck of N cards brings per turn four cards (fewer
@@ -101,22 +101,31 @@ cdef enum:
     WCACHE = 256         # weighted distances remembered per thread
     NO_STEP = 255
     SCACHE = 512         # ways' summaries remembered per thread
-    CACHE_WAYS = 8       # entries a key may take in either cache
     SKEY = WKEY + ED_PIECES + 1   # their key: the weights' (conn included), the pieces, how many
+    RCACHE = 128         # race estimates remembered per thread
+    RKEY = SKEY + ED_TYPES + 2 + 12   # their key: the way's, the deck, its size, the kind, 6 weights
+    NRACE = 2 * ED_TYPES + 1          # a deck's race estimate, then with a card fewer / more (race_of)
+    CACHE_WAYS = 8       # entries a key may take in a cache
 
 cdef extern from *:
     """
-    /* The eldorado heuristic's weighted distances and ways' summaries remembered, per thread: searches
-       run the heuristic nogil on several threads at once. Zero (empty) at a thread's start. */
+    /* The eldorado heuristic's weighted distances, ways' summaries and race estimates remembered, per
+       thread: searches run the heuristic nogil on several threads at once. Zero (empty) at a thread's
+       start. */
     #define ED_WCACHE_BYTES 200704
     static __thread unsigned long long ed_wcache_blob[ED_WCACHE_BYTES / 8];
     static inline void* ed_wcache(void) { return ed_wcache_blob; }
     #define ED_SCACHE_BYTES 196608
     static __thread unsigned long long ed_scache_blob[ED_SCACHE_BYTES / 8];
     static inline void* ed_scache(void) { return ed_scache_blob; }
+    #define ED_RCACHE_BYTES 81920
+    static __thread unsigned long long ed_rcache_blob[ED_RCACHE_BYTES / 8];
+    static inline void* ed_rcache(void) { return ed_rcache_blob; }
     """
     void* ed_wcache() noexcept nogil
     void* ed_scache() noexcept nogil
+    void* ed_rcache() noexcept nogil
+    enum: ED_RCACHE_BYTES
     enum: ED_WCACHE_BYTES
     enum: ED_SCACHE_BYTES
 
@@ -543,8 +552,8 @@ cdef void weighted_distances(const Ctx* c, const uint8_t* conn, int* out, uint8_
 
 
 def _distance_cache(bint on) -> bool:
-    """Turns the caches of weighted distances and ways' summaries on or off (for tests: both must
-    decide alike); the previous setting."""
+    """Turns the caches of weighted distances, ways' summaries and race estimates on or off (for tests:
+    both must decide alike); the previous setting."""
     global WCACHE_ON
     cdef bint was = WCACHE_ON
     WCACHE_ON = on
@@ -654,20 +663,19 @@ if sizeof(SCache) > ED_SCACHE_BYTES:
     raise ImportError(f"eldorado heuristic: the ways' summaries cache needs {sizeof(SCache)} bytes")
 
 
-cdef void way_summary(Comp* a, const Ctx* c, const EdState* s, int seat) noexcept nogil:
+cdef bint way_summary(Comp* a, const Ctx* c, const EdState* s, int seat, int* key) noexcept nogil:
     """compose(a, c, s, seat, 1000) as far as the race and the cards' worth per draw read it: each
     symbol's power, runs and hexes, the rubble and base camps, the total (the first hexes of each way,
     plen .. first_free, are left zero). Remembered per thread, keyed by all it depends on: the weights
     and blockades (c.wkey, s.conn) and the seat's pieces; the other seats' ways and a seat's own while
-    its pieces stand still come back often."""
+    its pieces stand still come back often. True when remembered, with its key (SKEY ints) in key."""
     cdef SCache* w
-    cdef int key[SKEY]
     cdef int j, k
     cdef bint hit
     if not WCACHE_ON or c.wkey[WKEY - 1] == 0:
         compose(a, c, s, seat, 1000)
         memset(<char*>a + SUMMARY, 0, sizeof(Comp) - SUMMARY)
-        return
+        return False
     memcpy(key, c.wkey, sizeof(c.wkey))
     for k in range(ED_MAX_CONN):
         key[WKEY_CONN + k] = s.conn[k]
@@ -680,6 +688,7 @@ cdef void way_summary(Comp* a, const Ctx* c, const EdState* s, int seat) noexcep
         compose(&w.way[j], c, s, seat, 1000)
     memcpy(a, &w.way[j], SUMMARY)
     memset(<char*>a + SUMMARY, 0, sizeof(Comp) - SUMMARY)
+    return True
 
 
 cdef double move_worth(const Comp* a, const EdParams* P, int sym, int power) noexcept nogil:
@@ -895,6 +904,69 @@ cdef double race_turns(const Race* q, const int* deck, int N, const EdParams* P)
     return P.mix * total + (1.0 - P.mix) * most
 
 
+ctypedef struct RCache:
+    unsigned long long clock
+    unsigned long long used[RCACHE]
+    unsigned int hash[RCACHE]
+    int key[RCACHE][RKEY]
+    double turns[RCACHE][NRACE]
+
+if sizeof(RCache) > ED_RCACHE_BYTES:
+    raise ImportError(f"eldorado heuristic: the race estimates' cache needs {sizeof(RCache)} bytes")
+
+
+cdef void race_of(const Comp* a, bint keyed, const int* skey, int* deck, int N, const EdParams* P,
+                  bint changes, double* out) noexcept nogil:
+    """out[0]: race_turns of the deck (N cards) over the way a; with `changes` also, for each card type
+    t it might lose, out[1 + t] with a card of t fewer (t held, not an item), and for each it might
+    gain, out[1 + ED_TYPES + t] with one more (t on the market, not an item). Remembered per thread
+    when keyed (skey: way_summary's key of a), keyed by all it depends on."""
+    cdef RCache* w
+    cdef int key[RKEY]
+    cdef double wts[6]
+    cdef double* dst = out
+    cdef int j, t
+    cdef bint hit
+    cdef Race q
+    if keyed and WCACHE_ON:
+        memcpy(key, skey, SKEY * sizeof(int))
+        memcpy(key + SKEY, deck, ED_TYPES * sizeof(int))
+        key[SKEY + ED_TYPES] = N
+        key[SKEY + ED_TYPES + 1] = changes
+        wts[0] = P.joker_k   # what race_init and race_turns read of the weights
+        wts[1] = P.native
+        wts[2] = P.stuck
+        wts[3] = P.min_deck
+        wts[4] = P.thin
+        wts[5] = P.mix
+        memcpy(key + SKEY + ED_TYPES + 2, wts, sizeof(wts))
+        w = <RCache*>ed_rcache()
+        j = cache_slot(&w.clock, w.used, w.hash, &w.key[0][0], RCACHE, RKEY, key, &hit)
+        dst = w.turns[j]
+        if hit:
+            memcpy(out, dst, (NRACE if changes else 1) * sizeof(double))
+            return
+    race_init(&q, a, P)
+    dst[0] = race_turns(&q, deck, N, P)
+    if changes:
+        for t in range(ED_TYPES):
+            dst[1 + t] = 0.0
+            if CARD_ITEM[t] or deck[t] == 0:
+                continue
+            deck[t] -= 1
+            dst[1 + t] = race_turns(&q, deck, N - 1, P)
+            deck[t] += 1
+        for t in range(ED_TYPES):
+            dst[1 + ED_TYPES + t] = 0.0
+            if t < ED_MARKET_FIRST or CARD_ITEM[t]:
+                continue
+            deck[t] += 1
+            dst[1 + ED_TYPES + t] = race_turns(&q, deck, N + 1, P)
+            deck[t] -= 1
+    if dst != out:
+        memcpy(out, dst, (NRACE if changes else 1) * sizeof(double))
+
+
 cdef void weigh_ways(Ctx* c, const EdState* s, int seat, const int* deck, const EdParams* P) noexcept nogil:
     """Weights the map for `seat` and its deck, then its weighted distances into c.wd: a power of a
     symbol costs the deck's power in its best symbol over its power in this one, per card (1 to
@@ -970,7 +1042,9 @@ cdef void init_ctx(Ctx* c, const EdState* s, const EdParams* P) noexcept nogil:
     cdef int odeck[ED_TYPES]
     cdef int pool[ED_TOKENS]
     cdef Comp a, near, oth
-    cdef Race q
+    cdef int skey[SKEY]
+    cdef bint keyed
+    cdef double turns[NRACE]
     cdef const uint16_t* dist = dist_of(s)
     cdef double Tme, T, To, Tmin, avg_m, avg0, draws_add, draws_rem, best, rem_best, conv, frac, D
     cdef double money, phase, v, sdraw, sdisc, send2, mean_coins
@@ -993,11 +1067,12 @@ cdef void init_ctx(Ctx* c, const EdState* s, const EdParams* P) noexcept nogil:
         c.N = 1
     weigh_ways(c, s, me, deck, P)
     c.D0 = seat_wdist(c, s, c.wd)
-    way_summary(&a, c, s, me)
+    keyed = way_summary(&a, c, s, me, skey)
     compose(&near, c, s, me, P.near)
-    # the race: turns the deck needs, and the quickest other seat's (its hand and draw pile as a set)
-    race_init(&q, &a, P)
-    Tme = race_turns(&q, deck, c.N, P)
+    # the race: turns the deck needs (and with a card fewer or more), and the quickest other seat's
+    # (its hand and draw pile as a set)
+    race_of(&a, keyed, skey, deck, c.N, P, True, turns)
+    Tme = turns[0]
     D = seat_distance(s, dist, me)
     conv = D / Tme if Tme > 0.0 else 0.0      # distance units a turn is worth
     if conv < P.speed_min:
@@ -1013,12 +1088,10 @@ cdef void init_ctx(Ctx* c, const EdState* s, const EdParams* P) noexcept nogil:
             odeck[s.seat[o].draw[i]] += 1
         for t in range(ED_TYPES):
             No += odeck[t]
-        way_summary(&oth, c, s, o)
-        race_init(&q, &oth, P)
-        To = race_turns(&q, odeck, No, P)
+        keyed = way_summary(&oth, c, s, o, skey)
+        race_of(&oth, keyed, skey, odeck, No, P, False, &To)
         if To < Tmin:
             Tmin = To
-    race_init(&q, &a, P)
     T = Tme * P.t_scale
     if T > Tmin * P.t_scale + P.lead:
         T = Tmin * P.t_scale + P.lead
@@ -1082,9 +1155,7 @@ cdef void init_ctx(Ctx* c, const EdState* s, const EdParams* P) noexcept nogil:
         c.rem[t] = 0.0
         if CARD_ITEM[t] or deck[t] == 0:
             continue
-        deck[t] -= 1
-        c.rem[t] = P.gain_k * (Tme - race_turns(&q, deck, c.N - 1, P)) * conv * frac
-        deck[t] += 1
+        c.rem[t] = P.gain_k * (Tme - turns[1 + t]) * conv * frac
         c.rem[t] += P.money_k * phase * (mean_coins - HALVES[t] * 0.5) * draws_rem
         if c.rem[t] > rem_best:
             rem_best = c.rem[t]
@@ -1097,9 +1168,7 @@ cdef void init_ctx(Ctx* c, const EdState* s, const EdParams* P) noexcept nogil:
         if CARD_ITEM[t]:
             c.add[t] = P.gain_k * (draws_add if draws_add < 1.0 else 1.0) * (c.w[t] - c.avg)
         else:
-            deck[t] += 1
-            c.add[t] = P.gain_k * (Tme - race_turns(&q, deck, c.N + 1, P)) * conv * frac
-            deck[t] -= 1
+            c.add[t] = P.gain_k * (Tme - turns[1 + ED_TYPES + t]) * conv * frac
         c.add[t] += P.money_k * phase * (HALVES[t] * 0.5 - mean_coins) * (
             draws_add if not CARD_ITEM[t] or draws_add < 1.0 else 1.0)
         if t == T_SI:
@@ -1966,8 +2035,10 @@ cdef double seat_turns(Ctx* c, const EdState* s, int seat, const EdParams* P) no
     it has finished. Leaves c weighted for that seat."""
     cdef int t, i, N = 0
     cdef int deck[ED_TYPES]
+    cdef int key[SKEY]
+    cdef bint keyed
+    cdef double turns
     cdef Comp a
-    cdef Race q
     c.me = seat
     for t in range(ED_TYPES):
         deck[t] = s.seat[seat].hand[t] + s.seat[seat].discard[t] + (s.played[t] if seat == s.to_move else 0)
@@ -1981,9 +2052,9 @@ cdef double seat_turns(Ctx* c, const EdState* s, int seat, const EdParams* P) no
     else:
         return 0.0
     weigh_ways(c, s, seat, deck, P)
-    way_summary(&a, c, s, seat)
-    race_init(&q, &a, P)
-    return race_turns(&q, deck, N if N > 0 else 1, P)
+    keyed = way_summary(&a, c, s, seat, key)
+    race_of(&a, keyed, key, deck, N if N > 0 else 1, P, False, &turns)
+    return turns
 
 
 # The evaluation's weights: a multinomial logit of the winner of greedy-against-greedy games on the
