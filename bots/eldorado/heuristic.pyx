@@ -753,30 +753,48 @@ cdef double first_run(const Comp* a, int i, int j, int sym, int power) noexcept 
     return prog
 
 
-cdef double run_worth(const Comp* a, int np, int sym, int power, bint later) noexcept nogil:
-    """What a source does from where the pieces stand: its progress onto the next hex of a way, or
-    (later) onto the first hex of a later run, once other cards have opened the way."""
-    cdef int i, j
-    cdef double best = 0.0, v
+ctypedef struct Starts:
+    int n0, n1               # steps onto the next hex (now), then onto a later run's first hex
+    uint8_t i[2 * ED_PIECES * PATH_AHEAD]
+    uint8_t j[2 * ED_PIECES * PATH_AHEAD]
+
+
+cdef void run_starts(Starts* st, const Comp* a, int np) noexcept nogil:
+    """Where run_worth may play a source, listed once for every source: now, the next hex of each way
+    with no piece on it; later, a next hex that holds a piece, and each first hex of a later run (in
+    the ways' order)."""
+    cdef int i, j, n = 0
+    for i in range(np):
+        if a.plen[i] > 0 and a.first_free[i]:
+            st.i[n] = i
+            st.j[n] = 0
+            n += 1
+    st.n0 = n
     for i in range(np):
         if a.plen[i] == 0:
             continue
-        if not later:
-            if not a.first_free[i]:
-                continue   # another piece stands there: a later chance at best
-            v = first_run(a, i, 0, sym, power)
-            if v > best:
-                best = v
-            continue
         if not a.first_free[i]:
-            v = first_run(a, i, 0, sym, power)
-            if v > best:
-                best = v
+            st.i[n] = i
+            st.j[n] = 0
+            n += 1
         for j in range(1, a.plen[i]):
             if a.pt[i][j] != a.pt[i][j - 1]:
-                v = first_run(a, i, j, sym, power)
-                if v > best:
-                    best = v
+                st.i[n] = i
+                st.j[n] = j
+                n += 1
+    st.n1 = n
+
+
+cdef double run_worth(const Comp* a, const Starts* st, int sym, int power, bint later) noexcept nogil:
+    """What a source does from where the pieces stand: its progress onto the next hex of a way, or
+    (later) onto the first hex of a later run, once other cards have opened the way (the best over
+    run_starts)."""
+    cdef int k
+    cdef double best = 0.0, v
+    for k in range(st.n0 if later else 0, st.n1 if later else st.n0):
+        v = first_run(a, st.i[k], st.j[k], sym, power)
+        if v > best:
+            best = v
     return best
 
 
@@ -1042,6 +1060,7 @@ cdef void init_ctx(Ctx* c, const EdState* s, const EdParams* P) noexcept nogil:
     cdef int odeck[ED_TYPES]
     cdef int pool[ED_TOKENS]
     cdef Comp a, near, oth
+    cdef Starts st
     cdef int skey[SKEY]
     cdef bint keyed
     cdef double turns[NRACE]
@@ -1069,6 +1088,7 @@ cdef void init_ctx(Ctx* c, const EdState* s, const EdParams* P) noexcept nogil:
     c.D0 = seat_wdist(c, s, c.wd)
     keyed = way_summary(&a, c, s, me, skey)
     compose(&near, c, s, me, P.near)
+    run_starts(&st, &near, c.np)
     # the race: turns the deck needs (and with a card fewer or more), and the quickest other seat's
     # (its hand and draw pile as a set)
     race_of(&a, keyed, skey, deck, c.N, P, True, turns)
@@ -1130,8 +1150,8 @@ cdef void init_ctx(Ctx* c, const EdState* s, const EdParams* P) noexcept nogil:
         c.kn[t] = 0.0
         c.kl[t] = 0.0
         if SRC_SYM[t] != ACTION:
-            c.kn[t] = run_worth(&near, c.np, SRC_SYM[t], SRC_POW[t], False)
-            c.kl[t] = run_worth(&near, c.np, SRC_SYM[t], SRC_POW[t], True)
+            c.kn[t] = run_worth(&near, &st, SRC_SYM[t], SRC_POW[t], False)
+            c.kl[t] = run_worth(&near, &st, SRC_SYM[t], SRC_POW[t], True)
             if money > c.w[t]:
                 c.w[t] = money
             if money > c.kn[t]:
