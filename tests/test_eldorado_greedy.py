@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import doctest
 import random
+import re
 
 import pytest
 
@@ -361,3 +362,41 @@ def test_the_evaluation_is_a_chance_per_seat():
             assert len(out) == players and abs(sum(out) - 1.0) < 1e-9 and all(0.0 <= x <= 1.0 for x in out)
             st.apply(HEURISTIC.decide(st, n))
             n += 1
+
+
+@pytest.mark.parametrize("players", PLAYERS)
+def test_the_distance_cache_changes_nothing(players):
+    """The weighted distances and ways' summaries remembered per thread (`_distance_cache`) give every
+    score, race estimate and evaluation that fresh ones give, along games where blockades are taken,
+    pieces move and decks change, with a deck changed in between that keeps the multipliers, and with
+    weights that change the multipliers and the occupied cost."""
+    other = {"occupied": 3.0, "mult_max": 2.0}
+
+    def outputs(states):
+        return [(decision_scores(s), decision_scores(s, other), ed_heuristic.race_estimate(s),
+                 ed_heuristic.race_estimate(s, other), HEURISTIC.evaluate(s)) for s in states]
+
+    def with_native(state):
+        """The position with a Native of the market in the mover's discard pile (None when the market
+        holds fewer than two): the same multipliers and ways, another deck."""
+        fields = dict(t.split("=", 1) for t in state.to_text().split()[1:])
+        left = re.search(r"Na(\d+)", fields["market"])
+        if left is None or int(left.group(1)) < 2:
+            return None
+        piles = fields["discards"].split("/")
+        piles[state.to_move] = piles[state.to_move].replace("-", "") + "Na"
+        return _with_fields(state, discards="/".join(piles),
+                            market=fields["market"].replace(left.group(0), f"Na{int(left.group(1)) - 1}"))
+
+    states = []
+    for n, s in enumerate(states_along_games(players, games=4, seed=70 + players)):
+        if n % 3 == 0:
+            states += [s.copy()] + [x for x in [with_native(s)] if x is not None]
+    assert len(states) > 200
+    was = ed_heuristic._distance_cache(True)
+    try:
+        cached = outputs(states)
+        ed_heuristic._distance_cache(False)
+        assert outputs(states) == cached
+    finally:
+        ed_heuristic._distance_cache(was)

@@ -11,7 +11,10 @@ power in cards), crossing a blockade its power, and mountains, caves and start s
 entered (`distances()`; the race estimate below reads them). A decision also runs one Dijkstra of its
 own, *weighted* by the seat's deck: a power of a symbol costs the deck's best symbol's power per card
 over this symbol's (1 to `mult_max`), so the pieces take the ways their cards can pay, and a hex with
-another seat's piece costs `occupied` more (it stands still during the turn).
+another seat's piece costs `occupied` more (it stands still during the turn). Each thread remembers the
+weighted distances it computed last (with each hex's next step on its way), the summaries of the ways
+read from them and the race estimates (below) of those ways, keyed by all they depend on: a turn's
+decisions and a search's rollouts ask for the same ones again.
 
 **The race.** Along the weighted shortest ways of the seat's pieces lies so much power of each symbol
 (and so many cards for rubble and base camps). A deck of N cards brings per turn four cards (fewer
@@ -57,13 +60,13 @@ counted, never looked at.
 True
 """
 from libc.stdlib cimport malloc
-from libc.string cimport memcpy, memset
-from libc.stdint cimport uint8_t, uint16_t, uint64_t
+from libc.string cimport memcmp, memcpy, memset
+from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
 
 from bots.choice cimport best_scored
 from bots.heuristics cimport new_heuristic, Heuristic
 from libc.math cimport exp, log
-from engine._core cimport State, Rng, rng_below, rng_unit, exp_popcount, MAX_LEGAL, MAX_SEATS
+from engine._core cimport State, Rng, rng_below, rng_unit, exp_popcount, exp_ctz, MAX_LEGAL, MAX_SEATS
 from engine.eldorado.rules cimport (EdState, EdMap, ED_MAPS, CARD_SYMBOL, CARD_POWER, CARD_PRICE, CARD_ITEM,
                                     BLOCKADE_TERRAIN, BLOCKADE_POWER, ed_legal, ed_apply,
                                     ED_TYPES, ED_MARKET_FIRST, ED_TOKENS, ED_MAX_HEXES, ED_WORDS, ED_MAX_CONN,
@@ -92,6 +95,39 @@ cdef enum:
     SCALE = 4            # weighted distances are in quarters
     PATH_AHEAD = 12      # hexes of each piece's way remembered
     HEAP_CAP = 2048
+    MAX_OCC = 3          # other seats' pieces that can stand on the map (3 with 4 players)
+    WKEY = 16            # a weighted Dijkstra's inputs: route, 5 multipliers, occupied cost and hexes, conn, 1
+    WKEY_CONN = 10       # where the connections' blockades start in it
+    WCACHE = 256         # weighted distances remembered per thread
+    NO_STEP = 255
+    SCACHE = 512         # ways' summaries remembered per thread
+    SKEY = WKEY + ED_PIECES + 1   # their key: the weights' (conn included), the pieces, how many
+    RCACHE = 128         # race estimates remembered per thread
+    RKEY = SKEY + ED_TYPES + 2 + 12   # their key: the way's, the deck, its size, the kind, 6 weights
+    NRACE = 2 * ED_TYPES + 1          # a deck's race estimate, then with a card fewer / more (race_of)
+    CACHE_WAYS = 8       # entries a key may take in a cache
+
+cdef extern from *:
+    """
+    /* The eldorado heuristic's weighted distances, ways' summaries and race estimates remembered, per
+       thread: searches run the heuristic nogil on several threads at once. Zero (empty) at a thread's
+       start. */
+    #define ED_WCACHE_BYTES 200704
+    static __thread unsigned long long ed_wcache_blob[ED_WCACHE_BYTES / 8];
+    static inline void* ed_wcache(void) { return ed_wcache_blob; }
+    #define ED_SCACHE_BYTES 196608
+    static __thread unsigned long long ed_scache_blob[ED_SCACHE_BYTES / 8];
+    static inline void* ed_scache(void) { return ed_scache_blob; }
+    #define ED_RCACHE_BYTES 81920
+    static __thread unsigned long long ed_rcache_blob[ED_RCACHE_BYTES / 8];
+    static inline void* ed_rcache(void) { return ed_rcache_blob; }
+    """
+    void* ed_wcache() noexcept nogil
+    void* ed_scache() noexcept nogil
+    void* ed_rcache() noexcept nogil
+    enum: ED_RCACHE_BYTES
+    enum: ED_WCACHE_BYTES
+    enum: ED_SCACHE_BYTES
 
 cdef uint8_t ENTER[ED_ROUTES][ED_MAX_HEXES]     # cost of entering a hex (IMPASS: never)
 cdef uint8_t FINISH[ED_ROUTES][ED_MAX_HEXES]    # 1 on a finishing space
@@ -313,6 +349,8 @@ ctypedef struct Ctx:
     int mult[5]                  # cost of one power of each terrain (machete .. base camp), SCALE = 1
     int wenter[ED_MAX_HEXES]     # weighted cost of entering each hex (INF_D: never)
     int wd[ED_MAX_HEXES]         # weighted distances with the blockades on the board now
+    int wkey[WKEY]               # what wenter was made of (weigh_ways), for the cache; [WKEY-1] 0: none
+    uint8_t wstep[ED_MAX_HEXES]  # the direction of each hex's next hex on its shortest way (NO_STEP: none)
     uint8_t conn0[ED_MAX_CONN]
     int D0                       # the seat's weighted distance now
     double w[ED_TYPES]           # worth of a card per draw (over the way ahead)
@@ -332,6 +370,8 @@ ctypedef struct Ctx:
     uint8_t tok0[ED_TOKENS]
     uint8_t removed0[ED_TYPES]
     uint8_t market0[ED_TYPES]
+    uint32_t on_board0
+    double bv0[MAX_HALVES]       # buy_table of the market as the decision finds it
 
 
 cdef inline int npieces(const EdState* s) noexcept nogil:
@@ -420,12 +460,112 @@ cdef void weighted_dijkstra(const Ctx* c, const uint8_t* conn, int* out) noexcep
                         i = k
 
 
+cdef int cache_slot(unsigned long long* clock, unsigned long long* used, unsigned int* hashes, int* keys,
+                    int n, int nkey, const int* key, bint* hit) noexcept nogil:
+    """The entry of a per-thread cache (n entries of nkey ints of key, in sets of CACHE_WAYS by the
+    key's hash; n a power of two) that holds key (hit), else the least recently read one of its set,
+    given key (the caller fills its payload); either is marked read."""
+    cdef int j, k, old
+    cdef unsigned int hsh = 2166136261u
+    for k in range(nkey):
+        hsh = (hsh ^ <unsigned int>key[k]) * 16777619u
+    clock[0] += 1
+    old = <int>((hsh >> 16) & <unsigned int>(n // CACHE_WAYS - 1)) * CACHE_WAYS
+    for j in range(old, old + CACHE_WAYS):
+        if hashes[j] == hsh and used[j] and memcmp(keys + j * nkey, key, nkey * sizeof(int)) == 0:
+            used[j] = clock[0]
+            hit[0] = True
+            return j
+        if used[j] < used[old]:
+            old = j
+    used[old] = clock[0]
+    hashes[old] = hsh
+    memcpy(keys + old * nkey, key, nkey * sizeof(int))
+    hit[0] = False
+    return old
+
+
+ctypedef struct WCache:
+    unsigned long long clock
+    unsigned long long used[WCACHE]      # the clock when an entry was last read (0: empty)
+    unsigned int hash[WCACHE]            # of each key, compared first
+    int key[WCACHE][WKEY]
+    uint16_t out[WCACHE][ED_MAX_HEXES]   # distances never exceed INF_D
+    uint8_t step[WCACHE][ED_MAX_HEXES]   # way_steps of them
+
+
+if sizeof(WCache) > ED_WCACHE_BYTES:
+    raise ImportError(f"eldorado heuristic: the weighted distances' cache needs {sizeof(WCache)} bytes")
+
+cdef bint WCACHE_ON = True
+
+
+cdef void way_steps(const Ctx* c, const uint8_t* conn, const int* wd, uint8_t* step) noexcept nogil:
+    """From each hex, the direction of the next hex on its shortest way: the least distance of a
+    neighbour plus the cost of entering it (and of a blockade between), the first direction on a tie
+    (NO_STEP where no neighbour may be entered)."""
+    cdef const EdMap* M = c.M
+    cdef int h, d, n, v, bestv, best
+    for h in range(ED_MAX_HEXES):
+        step[h] = NO_STEP
+    for h in range(M.nhex):
+        bestv = INF_D
+        for d in range(6):
+            n = M.nb[h][d]
+            if n < 0 or c.wenter[n] >= INF_D:
+                continue
+            v = wd[n] + c.wenter[n] + wblk(c, conn, h, d)
+            if v < bestv:
+                bestv = v
+                step[h] = d
+
+
+cdef void weighted_distances(const Ctx* c, const uint8_t* conn, int* out, uint8_t* step) noexcept nogil:
+    """weighted_dijkstra (and way_steps, when step is not NULL) through this thread's cache: a seat's
+    weights change only with its deck and the others' pieces, so a turn's decisions (and a search's
+    rollouts through the same turn) ask for the same few tables again. The key is every input the
+    distances depend on (c.wkey and conn); the least recently read entry is replaced."""
+    cdef WCache* w
+    cdef int key[WKEY]
+    cdef int j, k
+    cdef bint hit
+    if not WCACHE_ON or c.wkey[WKEY - 1] == 0:
+        weighted_dijkstra(c, conn, out)
+        if step != NULL:
+            way_steps(c, conn, out, step)
+        return
+    memcpy(key, c.wkey, sizeof(key))
+    for k in range(ED_MAX_CONN):
+        key[WKEY_CONN + k] = conn[k]
+    w = <WCache*>ed_wcache()
+    j = cache_slot(&w.clock, w.used, w.hash, &w.key[0][0], WCACHE, WKEY, key, &hit)
+    if hit:
+        for k in range(ED_MAX_HEXES):
+            out[k] = w.out[j][k]
+    else:
+        weighted_dijkstra(c, conn, out)
+        way_steps(c, conn, out, w.step[j])
+        for k in range(ED_MAX_HEXES):
+            w.out[j][k] = <uint16_t>out[k]
+    if step != NULL:
+        memcpy(step, w.step[j], sizeof(w.step[j]))
+
+
+def _distance_cache(bint on) -> bool:
+    """Turns the caches of weighted distances, ways' summaries and race estimates on or off (for tests:
+    both must decide alike); the previous setting."""
+    global WCACHE_ON
+    cdef bint was = WCACHE_ON
+    WCACHE_ON = on
+    return was
+
+
 cdef inline const int* wdist_for(const Ctx* c, const EdState* x, int* buf) noexcept nogil:
     """The weighted distances for x's blockades: the decision's own, or computed into buf."""
     cdef int k
     for k in range(ED_MAX_CONN):
         if x.conn[k] != c.conn0[k]:
-            weighted_dijkstra(c, x.conn, buf)
+            weighted_distances(c, x.conn, buf, NULL)
             return buf
     return c.wd
 
@@ -469,9 +609,9 @@ cdef bint _occupied_hex(const EdState* s, int h) noexcept nogil:
 
 cdef void compose(Comp* a, const Ctx* c, const EdState* s, int seat, int limit) noexcept nogil:
     """The terrain on the shortest ways of a seat's pieces to El Dorado (the first `limit` power of
-    each way; the weighted distances of the seat to move)."""
+    each way; the weighted distances of the seat to move, c.wstep for s.conn)."""
     cdef const EdMap* M = c.M
-    cdef int r = c.r, i, h, d, n, v, bestv, best, bestd, steps, prev, k, done
+    cdef int r = c.r, i, h, best, bestd, steps, prev, k, done
     memset(a, 0, sizeof(Comp))
     for i in range(c.np):
         h = s.seat[seat].piece[i]
@@ -482,20 +622,10 @@ cdef void compose(Comp* a, const Ctx* c, const EdState* s, int seat, int limit) 
         for steps in range(120):
             if done >= limit:
                 break
-            best = -1
-            bestv = INF_D
-            bestd = 0
-            for d in range(6):
-                n = M.nb[h][d]
-                if n < 0 or c.wenter[n] >= INF_D:
-                    continue
-                v = c.wd[n] + c.wenter[n] + wblk(c, s.conn, h, d)
-                if v < bestv:
-                    bestv = v
-                    best = n
-                    bestd = d
-            if best < 0 or bestv >= INF_D:
+            bestd = c.wstep[h]
+            if bestd == NO_STEP:
                 break
+            best = M.nb[h][bestd]
             k = M.cross[h][bestd]
             if k >= 0 and s.conn[k]:
                 add_terrain(a, BLOCKADE_TERRAIN[s.conn[k]], BLOCKADE_POWER[s.conn[k]], &prev)
@@ -516,6 +646,49 @@ cdef void compose(Comp* a, const Ctx* c, const EdState* s, int seat, int limit) 
                 break
             h = best
     a.total = a.A[0] + a.A[1] + a.A[2] + a.rub
+
+
+ctypedef struct SCache:
+    unsigned long long clock
+    unsigned long long used[SCACHE]
+    unsigned int hash[SCACHE]
+    int key[SCACHE][SKEY]
+    Comp way[SCACHE]                     # the summary's part (SUMMARY bytes)
+
+
+cdef Comp _layout
+cdef size_t SUMMARY = <size_t>(<char*>&_layout.plen[0] - <char*>&_layout)   # Comp's fields before plen
+
+if sizeof(SCache) > ED_SCACHE_BYTES:
+    raise ImportError(f"eldorado heuristic: the ways' summaries cache needs {sizeof(SCache)} bytes")
+
+
+cdef bint way_summary(Comp* a, const Ctx* c, const EdState* s, int seat, int* key) noexcept nogil:
+    """compose(a, c, s, seat, 1000) as far as the race and the cards' worth per draw read it: each
+    symbol's power, runs and hexes, the rubble and base camps, the total (the first hexes of each way,
+    plen .. first_free, are left zero). Remembered per thread, keyed by all it depends on: the weights
+    and blockades (c.wkey, s.conn) and the seat's pieces; the other seats' ways and a seat's own while
+    its pieces stand still come back often. True when remembered, with its key (SKEY ints) in key."""
+    cdef SCache* w
+    cdef int j, k
+    cdef bint hit
+    if not WCACHE_ON or c.wkey[WKEY - 1] == 0:
+        compose(a, c, s, seat, 1000)
+        memset(<char*>a + SUMMARY, 0, sizeof(Comp) - SUMMARY)
+        return False
+    memcpy(key, c.wkey, sizeof(c.wkey))
+    for k in range(ED_MAX_CONN):
+        key[WKEY_CONN + k] = s.conn[k]
+    for k in range(ED_PIECES):
+        key[WKEY + k] = s.seat[seat].piece[k]
+    key[WKEY + ED_PIECES] = c.np
+    w = <SCache*>ed_scache()
+    j = cache_slot(&w.clock, w.used, w.hash, &w.key[0][0], SCACHE, SKEY, key, &hit)
+    if not hit:
+        compose(&w.way[j], c, s, seat, 1000)
+    memcpy(a, &w.way[j], SUMMARY)
+    memset(<char*>a + SUMMARY, 0, sizeof(Comp) - SUMMARY)
+    return True
 
 
 cdef double move_worth(const Comp* a, const EdParams* P, int sym, int power) noexcept nogil:
@@ -580,30 +753,48 @@ cdef double first_run(const Comp* a, int i, int j, int sym, int power) noexcept 
     return prog
 
 
-cdef double run_worth(const Comp* a, int np, int sym, int power, bint later) noexcept nogil:
-    """What a source does from where the pieces stand: its progress onto the next hex of a way, or
-    (later) onto the first hex of a later run, once other cards have opened the way."""
-    cdef int i, j
-    cdef double best = 0.0, v
+ctypedef struct Starts:
+    int n0, n1               # steps onto the next hex (now), then onto a later run's first hex
+    uint8_t i[2 * ED_PIECES * PATH_AHEAD]
+    uint8_t j[2 * ED_PIECES * PATH_AHEAD]
+
+
+cdef void run_starts(Starts* st, const Comp* a, int np) noexcept nogil:
+    """Where run_worth may play a source, listed once for every source: now, the next hex of each way
+    with no piece on it; later, a next hex that holds a piece, and each first hex of a later run (in
+    the ways' order)."""
+    cdef int i, j, n = 0
+    for i in range(np):
+        if a.plen[i] > 0 and a.first_free[i]:
+            st.i[n] = i
+            st.j[n] = 0
+            n += 1
+    st.n0 = n
     for i in range(np):
         if a.plen[i] == 0:
             continue
-        if not later:
-            if not a.first_free[i]:
-                continue   # another piece stands there: a later chance at best
-            v = first_run(a, i, 0, sym, power)
-            if v > best:
-                best = v
-            continue
         if not a.first_free[i]:
-            v = first_run(a, i, 0, sym, power)
-            if v > best:
-                best = v
+            st.i[n] = i
+            st.j[n] = 0
+            n += 1
         for j in range(1, a.plen[i]):
             if a.pt[i][j] != a.pt[i][j - 1]:
-                v = first_run(a, i, j, sym, power)
-                if v > best:
-                    best = v
+                st.i[n] = i
+                st.j[n] = j
+                n += 1
+    st.n1 = n
+
+
+cdef double run_worth(const Comp* a, const Starts* st, int sym, int power, bint later) noexcept nogil:
+    """What a source does from where the pieces stand: its progress onto the next hex of a way, or
+    (later) onto the first hex of a later run, once other cards have opened the way (the best over
+    run_starts)."""
+    cdef int k
+    cdef double best = 0.0, v
+    for k in range(st.n0 if later else 0, st.n1 if later else st.n0):
+        v = first_run(a, st.i[k], st.j[k], sym, power)
+        if v > best:
+            best = v
     return best
 
 
@@ -683,12 +874,18 @@ cdef void race_init(Race* q, const Comp* a, const EdParams* P) noexcept nogil:
 cdef double race_turns(const Race* q, const int* deck, int N, const EdParams* P) noexcept nogil:
     """Turns the deck needs for the way ahead: per symbol its power over what four cards a turn (more
     with draw actions) bring of it, the symbols' turns between their sum and their maximum (`mix`)."""
-    cdef int t, sym, cards = 0
+    cdef int t, sym, j, n = 0, cards = 0
     cdef double H, sup, tt, total = 0.0, most = 0.0
+    cdef int held[ED_TYPES]
     if N <= 0:
         return 1e3
+    for t in range(ED_TYPES):   # the types the deck holds (one it lacks adds a zero to every sum)
+        if deck[t]:
+            held[n] = t
+            n += 1
     H = 0.0
-    for t in range(ED_TYPES):
+    for j in range(n):
+        t = held[j]
         H += deck[t] * q.extra[t]
         if t != T_NA:
             cards += deck[t]
@@ -697,7 +894,8 @@ cdef double race_turns(const Race* q, const int* deck, int N, const EdParams* P)
         if q.A[sym] <= 0.0:
             continue
         sup = 0.0
-        for t in range(ED_TYPES):
+        for j in range(n):
+            t = held[j]
             sup += deck[t] * q.sp[t][sym]
         sup /= N
         if sup < 0.05:
@@ -724,12 +922,75 @@ cdef double race_turns(const Race* q, const int* deck, int N, const EdParams* P)
     return P.mix * total + (1.0 - P.mix) * most
 
 
+ctypedef struct RCache:
+    unsigned long long clock
+    unsigned long long used[RCACHE]
+    unsigned int hash[RCACHE]
+    int key[RCACHE][RKEY]
+    double turns[RCACHE][NRACE]
+
+if sizeof(RCache) > ED_RCACHE_BYTES:
+    raise ImportError(f"eldorado heuristic: the race estimates' cache needs {sizeof(RCache)} bytes")
+
+
+cdef void race_of(const Comp* a, bint keyed, const int* skey, int* deck, int N, const EdParams* P,
+                  bint changes, double* out) noexcept nogil:
+    """out[0]: race_turns of the deck (N cards) over the way a; with `changes` also, for each card type
+    t it might lose, out[1 + t] with a card of t fewer (t held, not an item), and for each it might
+    gain, out[1 + ED_TYPES + t] with one more (t on the market, not an item). Remembered per thread
+    when keyed (skey: way_summary's key of a), keyed by all it depends on."""
+    cdef RCache* w
+    cdef int key[RKEY]
+    cdef double wts[6]
+    cdef double* dst = out
+    cdef int j, t
+    cdef bint hit
+    cdef Race q
+    if keyed and WCACHE_ON:
+        memcpy(key, skey, SKEY * sizeof(int))
+        memcpy(key + SKEY, deck, ED_TYPES * sizeof(int))
+        key[SKEY + ED_TYPES] = N
+        key[SKEY + ED_TYPES + 1] = changes
+        wts[0] = P.joker_k   # what race_init and race_turns read of the weights
+        wts[1] = P.native
+        wts[2] = P.stuck
+        wts[3] = P.min_deck
+        wts[4] = P.thin
+        wts[5] = P.mix
+        memcpy(key + SKEY + ED_TYPES + 2, wts, sizeof(wts))
+        w = <RCache*>ed_rcache()
+        j = cache_slot(&w.clock, w.used, w.hash, &w.key[0][0], RCACHE, RKEY, key, &hit)
+        dst = w.turns[j]
+        if hit:
+            memcpy(out, dst, (NRACE if changes else 1) * sizeof(double))
+            return
+    race_init(&q, a, P)
+    dst[0] = race_turns(&q, deck, N, P)
+    if changes:
+        for t in range(ED_TYPES):
+            dst[1 + t] = 0.0
+            if CARD_ITEM[t] or deck[t] == 0:
+                continue
+            deck[t] -= 1
+            dst[1 + t] = race_turns(&q, deck, N - 1, P)
+            deck[t] += 1
+        for t in range(ED_TYPES):
+            dst[1 + ED_TYPES + t] = 0.0
+            if t < ED_MARKET_FIRST or CARD_ITEM[t]:
+                continue
+            deck[t] += 1
+            dst[1 + ED_TYPES + t] = race_turns(&q, deck, N + 1, P)
+            deck[t] -= 1
+    if dst != out:
+        memcpy(out, dst, (NRACE if changes else 1) * sizeof(double))
+
+
 cdef void weigh_ways(Ctx* c, const EdState* s, int seat, const int* deck, const EdParams* P) noexcept nogil:
     """Weights the map for `seat` and its deck, then its weighted distances into c.wd: a power of a
     symbol costs the deck's power in its best symbol over its power in this one, per card (1 to
     `mult_max`); the other seats' pieces stand still during the turn, so a way through them costs
     `occupied` more."""
-    cdef int t, h, o, i, sym
+    cdef int t, h, o, i, sym, k, n
     cdef double cap[3]
     cdef double cap_ref, m
     for sym in range(3):
@@ -758,13 +1019,25 @@ cdef void weigh_ways(Ctx* c, const EdState* s, int seat, const int* deck, const 
         if ENTER[c.r][h] != IMPASS:
             t = c.M.terrain[h]
             c.wenter[h] = ENTER[c.r][h] * c.mult[t if t <= T_CAMP else T_RUBBLE]
+    # the cache's key: the route, the multipliers, the occupied cost and the hexes it was added to
+    for k in range(WKEY):
+        c.wkey[k] = -1
+    c.wkey[0] = c.r
+    for t in range(5):
+        c.wkey[1 + t] = c.mult[t]
+    c.wkey[6] = <int>(P.occupied * SCALE + 0.5)
+    n = 0
     for o in range(s.players):
         if o != seat:
             for i in range(c.np):
                 h = s.seat[o].piece[i]
                 if h != ED_ELDORADO and c.wenter[h] < INF_D:
                     c.wenter[h] += <int>(P.occupied * SCALE + 0.5)
-    weighted_dijkstra(c, s.conn, c.wd)
+                    if n < MAX_OCC:
+                        c.wkey[7 + n] = h
+                    n += 1
+    c.wkey[WKEY - 1] = 1 if n <= MAX_OCC else 0   # (more pieces than the key holds: not cached)
+    weighted_distances(c, s.conn, c.wd, c.wstep)
 
 
 cdef void race_ctx(Ctx* c, const EdState* s, const EdParams* P) noexcept nogil:
@@ -786,8 +1059,11 @@ cdef void init_ctx(Ctx* c, const EdState* s, const EdParams* P) noexcept nogil:
     cdef int deck[ED_TYPES]
     cdef int odeck[ED_TYPES]
     cdef int pool[ED_TOKENS]
-    cdef Comp a, near
-    cdef Race q
+    cdef Comp a, near, oth
+    cdef Starts st
+    cdef int skey[SKEY]
+    cdef bint keyed
+    cdef double turns[NRACE]
     cdef const uint16_t* dist = dist_of(s)
     cdef double Tme, T, To, Tmin, avg_m, avg0, draws_add, draws_rem, best, rem_best, conv, frac, D
     cdef double money, phase, v, sdraw, sdisc, send2, mean_coins
@@ -810,11 +1086,13 @@ cdef void init_ctx(Ctx* c, const EdState* s, const EdParams* P) noexcept nogil:
         c.N = 1
     weigh_ways(c, s, me, deck, P)
     c.D0 = seat_wdist(c, s, c.wd)
-    compose(&a, c, s, me, 1000)
+    keyed = way_summary(&a, c, s, me, skey)
     compose(&near, c, s, me, P.near)
-    # the race: turns the deck needs, and the quickest other seat's (its hand and draw pile as a set)
-    race_init(&q, &a, P)
-    Tme = race_turns(&q, deck, c.N, P)
+    run_starts(&st, &near, c.np)
+    # the race: turns the deck needs (and with a card fewer or more), and the quickest other seat's
+    # (its hand and draw pile as a set)
+    race_of(&a, keyed, skey, deck, c.N, P, True, turns)
+    Tme = turns[0]
     D = seat_distance(s, dist, me)
     conv = D / Tme if Tme > 0.0 else 0.0      # distance units a turn is worth
     if conv < P.speed_min:
@@ -830,13 +1108,10 @@ cdef void init_ctx(Ctx* c, const EdState* s, const EdParams* P) noexcept nogil:
             odeck[s.seat[o].draw[i]] += 1
         for t in range(ED_TYPES):
             No += odeck[t]
-        compose(&near, c, s, o, 1000)
-        race_init(&q, &near, P)
-        To = race_turns(&q, odeck, No, P)
+        keyed = way_summary(&oth, c, s, o, skey)
+        race_of(&oth, keyed, skey, odeck, No, P, False, &To)
         if To < Tmin:
             Tmin = To
-    compose(&near, c, s, me, P.near)
-    race_init(&q, &a, P)
     T = Tme * P.t_scale
     if T > Tmin * P.t_scale + P.lead:
         T = Tmin * P.t_scale + P.lead
@@ -875,8 +1150,8 @@ cdef void init_ctx(Ctx* c, const EdState* s, const EdParams* P) noexcept nogil:
         c.kn[t] = 0.0
         c.kl[t] = 0.0
         if SRC_SYM[t] != ACTION:
-            c.kn[t] = run_worth(&near, c.np, SRC_SYM[t], SRC_POW[t], False)
-            c.kl[t] = run_worth(&near, c.np, SRC_SYM[t], SRC_POW[t], True)
+            c.kn[t] = run_worth(&near, &st, SRC_SYM[t], SRC_POW[t], False)
+            c.kl[t] = run_worth(&near, &st, SRC_SYM[t], SRC_POW[t], True)
             if money > c.w[t]:
                 c.w[t] = money
             if money > c.kn[t]:
@@ -900,9 +1175,7 @@ cdef void init_ctx(Ctx* c, const EdState* s, const EdParams* P) noexcept nogil:
         c.rem[t] = 0.0
         if CARD_ITEM[t] or deck[t] == 0:
             continue
-        deck[t] -= 1
-        c.rem[t] = P.gain_k * (Tme - race_turns(&q, deck, c.N - 1, P)) * conv * frac
-        deck[t] += 1
+        c.rem[t] = P.gain_k * (Tme - turns[1 + t]) * conv * frac
         c.rem[t] += P.money_k * phase * (mean_coins - HALVES[t] * 0.5) * draws_rem
         if c.rem[t] > rem_best:
             rem_best = c.rem[t]
@@ -915,9 +1188,7 @@ cdef void init_ctx(Ctx* c, const EdState* s, const EdParams* P) noexcept nogil:
         if CARD_ITEM[t]:
             c.add[t] = P.gain_k * (draws_add if draws_add < 1.0 else 1.0) * (c.w[t] - c.avg)
         else:
-            deck[t] += 1
-            c.add[t] = P.gain_k * (Tme - race_turns(&q, deck, c.N + 1, P)) * conv * frac
-            deck[t] -= 1
+            c.add[t] = P.gain_k * (Tme - turns[1 + ED_TYPES + t]) * conv * frac
         c.add[t] += P.money_k * phase * (HALVES[t] * 0.5 - mean_coins) * (
             draws_add if not CARD_ITEM[t] or draws_add < 1.0 else 1.0)
         if t == T_SI:
@@ -998,6 +1269,8 @@ cdef void init_ctx(Ctx* c, const EdState* s, const EdParams* P) noexcept nogil:
         c.etok = v / lo if lo else 0.0
     c.Tme = Tme
     c.conv = conv
+    c.on_board0 = s.on_board
+    buy_gains(c, s, c.bv0)
 
 
 cdef double draw_sum(const Ctx* c, int k) noexcept nogil:
@@ -1068,12 +1341,15 @@ cdef inline void record(Sim* m, int src, double contrib) noexcept nogil:
             m.nuse += 1
 
 
-cdef int run_ahead(const Sim* m, int n, int sym) noexcept nogil:
-    """Power of the run of `sym` hexes from n on along decreasing distance (n included)."""
+cdef int run_ahead(const Sim* m, int n, int sym, int cap) noexcept nogil:
+    """Power of the run of `sym` hexes from n on along decreasing distance (n included); once it
+    exceeds `cap`, some power above cap (the walk stops: pick compares it with powers up to cap)."""
     cdef int R = ENTER[m.r][n], h = n, d, x, best, bestd, steps
     if FINISH[m.r][n]:
         return R
     for steps in range(8):
+        if R > cap:
+            break
         best = -1
         bestd = INF_D
         for d in range(6):
@@ -1094,42 +1370,75 @@ cdef int run_ahead(const Sim* m, int n, int sym) noexcept nogil:
     return R
 
 
-cdef int pick(const Sim* m, int sym, int power, int R, int* cls) noexcept nogil:
+cdef inline uint32_t held_types(const Sim* m) noexcept nogil:
+    """The card types in the simulated hand, as bits."""
+    cdef uint32_t held = 0
+    cdef int t
+    for t in range(ED_TYPES):
+        if m.hand[t] > 0:
+            held |= (<uint32_t>1) << t
+    return held
+
+
+cdef int pick(const Sim* m, uint32_t held, int sym, int power, int R, int n, int* cls) noexcept nogil:
     """The source that meets (sym, power) covering the run R best, or -1; its class in cls:
-    0 a card of the symbol, 1 a joker, 2 a token, 3 a Native card, 4 a native token."""
-    cdef int t, k, p, best, bestp, over, overp, klass
+    0 a card of the symbol, 1 a joker, 2 a token, 3 a Native card, 4 a native token. `held`: the
+    card types in hand (held_types). R < 0: the run from hex n (run_ahead), walked only when the
+    choice depends on it (candidates of more than one power)."""
+    cdef uint32_t cand, bits
+    cdef int t, k, p, best, bestp, over, overp, klass, lo, hi
     for klass in range(3):
-        best = -1
-        bestp = 0
-        over = -1
-        overp = 1000
+        cand = 0
         if klass < 2:
-            for t in range(ED_TYPES):
-                if m.hand[t] <= 0 or SRC_POW[t] < power:
+            bits = held
+            while bits:
+                t = exp_ctz(bits)
+                bits &= bits - 1
+                if SRC_POW[t] < power:
                     continue
                 if klass == 0 and not (SRC_SYM[t] == sym or (m.cs and SRC_SYM[t] <= JOKER)):
                     continue
                 if klass == 1 and SRC_SYM[t] != JOKER:
                     continue
-                p = SRC_POW[t]
-                if p >= R and p < overp:
-                    over = t
-                    overp = p
-                if p > bestp:
-                    best = t
-                    bestp = p
+                cand |= (<uint32_t>1) << t
         else:
             for t in range(SRC_TOKEN0, NSRC - 1):
                 k = SRC_TOK[t]
                 if m.tok[k] <= 0 or SRC_SYM[t] != sym or SRC_POW[t] < power:
                     continue
-                p = SRC_POW[t]
-                if p >= R and p < overp:
-                    over = t
-                    overp = p
-                if p > bestp:
-                    best = t
-                    bestp = p
+                cand |= (<uint32_t>1) << t
+        if cand == 0:
+            continue
+        lo = 1000
+        hi = 0
+        bits = cand
+        while bits:
+            t = exp_ctz(bits)
+            bits &= bits - 1
+            if SRC_POW[t] < lo:
+                lo = SRC_POW[t]
+            if SRC_POW[t] > hi:
+                hi = SRC_POW[t]
+        if lo == hi and lo >= 1:   # one power: the first, however long the run
+            cls[0] = klass
+            return exp_ctz(cand)
+        if R < 0:
+            R = run_ahead(m, n, sym, hi)
+        best = -1
+        bestp = 0
+        over = -1
+        overp = 1000
+        bits = cand
+        while bits:
+            t = exp_ctz(bits)
+            bits &= bits - 1
+            p = SRC_POW[t]
+            if p >= R and p < overp:
+                over = t
+                overp = p
+            if p > bestp:
+                best = t
+                bestp = p
         if over >= 0:
             cls[0] = klass
             return over
@@ -1243,7 +1552,8 @@ cdef int sim_run(Sim* m, const EdState* x) noexcept nogil:
     """Walks the pieces on with the hand, greedily; returns the (weighted) progress made."""
     cdef const EdMap* M = m.M
     cdef const EdParams* P = m.c.P
-    cdef int i, d, n, k, b, sym, power, src, cls, need, R, prog, wb
+    cdef int i, d, n, k, b, sym, power, src, cls, need, prog, wb, ncards
+    cdef uint32_t held
     cdef int bi, bd, bn, bk, bsrc, bcls, bneed, bprog, bsym, bpow, g
     cdef double q, bq
     m.total = 0
@@ -1253,6 +1563,8 @@ cdef int sim_run(Sim* m, const EdState* x) noexcept nogil:
         bq = -1e300
         bi = -1
         bd = bn = bk = bsrc = bcls = bneed = bprog = bsym = bpow = 0
+        held = held_types(m)
+        ncards = cards_in_hand(m)
         for i in range(m.c.np):
             if m.hex[i] < 0:
                 continue
@@ -1277,15 +1589,14 @@ cdef int sim_run(Sim* m, const EdState* x) noexcept nogil:
                     sym = M.terrain[n]
                     power = ENTER[m.r][n]
                 if sym == T_RUBBLE or sym == T_CAMP:
-                    if cards_in_hand(m) >= power:
+                    if ncards >= power:
                         src = -2
                         cls = 0
                         need = power
                     else:
-                        src = pick(m, 99, 99, 99, &cls)   # only a Native enters without paying
+                        src = pick(m, held, 99, 99, 99, n, &cls)   # only a Native enters without paying
                 else:
-                    R = run_ahead(m, n, sym) if not b else power
-                    src = pick(m, sym, power, R, &cls)
+                    src = pick(m, held, sym, power, power if b else -1, n, &cls)
                 if src == -1:
                     continue
                 q = prog / <double>SCALE - P.class_pen * cls - 0.3 * (need - 1 if need > 1 else 0)
@@ -1367,11 +1678,22 @@ cdef void sim_init(Sim* m, const Ctx* c, const EdState* x, const int* dist, cons
 
 cdef void buy_table(const Ctx* c, const EdState* x, double* BV) noexcept nogil:
     """BV[h]: the best gain of a card bought with h half coins (0 when nothing is worth buying)."""
+    cdef int h
+    if x.bought:
+        for h in range(MAX_HALVES):
+            BV[h] = 0.0
+        return
+    if x.on_board == c.on_board0 and memcmp(x.market, c.market0, ED_TYPES) == 0:
+        memcpy(BV, c.bv0, sizeof(c.bv0))   # the market as the decision found it
+        return
+    buy_gains(c, x, BV)
+
+
+cdef void buy_gains(const Ctx* c, const EdState* x, double* BV) noexcept nogil:
+    """buy_table for a seat that may still buy."""
     cdef int h, t
     for h in range(MAX_HALVES):
         BV[h] = 0.0
-    if x.bought:
-        return
     for t in range(ED_MARKET_FIRST, ED_TYPES):
         if available(x, t) and c.add[t] > 0.0:
             for h in range(2 * CARD_PRICE[t], MAX_HALVES):
@@ -1379,17 +1701,18 @@ cdef void buy_table(const Ctx* c, const EdState* x, double* BV) noexcept nogil:
                     BV[h] = c.add[t]
 
 
-cdef double kept_worth(const Ctx* c, const int* h, int k) noexcept nogil:
-    """Worth of the cards h (k of them) kept into the next turn: a card onto the next hex (or as
-    money) fully; onto a later run, `next_k` of it times the share of fresh cards that may open the
-    way (none when the hand is kept whole)."""
+cdef double kept_worth(const Ctx* c, const int* h, int k, uint32_t held) noexcept nogil:
+    """Worth of the cards h (k of them; `held` the types with h[t] != 0, as bits) kept into the next
+    turn: a card onto the next hex (or as money) fully; onto a later run, `next_k` of it times the share
+    of fresh cards that may open the way (none when the hand is kept whole)."""
     cdef int t, fresh = 4 - k if k < 4 else 0
     cdef double v = 0.0, later, phi = fresh / 4.0, ksum = 0.0
-    for t in range(ED_TYPES):
-        if h[t]:
-            later = c.P.next_k * c.kl[t] * phi
-            v += h[t] * (c.kn[t] if c.kn[t] > later else later)
-            ksum += h[t] * c.kw[t]
+    while held:   # the held types in type order
+        t = exp_ctz(held)
+        held &= held - 1
+        later = c.P.next_k * c.kl[t] * phi
+        v += h[t] * (c.kn[t] if c.kn[t] > later else later)
+        ksum += h[t] * c.kw[t]
     return v + end_draw_sum(c, fresh, ksum, k)
 
 
@@ -1398,25 +1721,33 @@ cdef double keep_value(const Ctx* c, const int* hand, int lo, bint may_discard) 
     types >= lo (when may_discard): the weakest first, each count tried."""
     cdef int t, k = 0, best
     cdef int h[ED_TYPES]
+    cdef uint32_t held = 0, bits
     cdef double v, bestv, bw
     for t in range(ED_TYPES):
         h[t] = hand[t]
         k += h[t]
-    bestv = kept_worth(c, h, k)
+        if h[t]:
+            held |= (<uint32_t>1) << t
+    bestv = kept_worth(c, h, k, held)
     if may_discard:
         while True:
             best = -1
             bw = 1e300
-            for t in range(lo, ED_TYPES):
+            bits = held & ~((<uint32_t>1 << lo) - 1)   # types >= lo
+            while bits:
+                t = exp_ctz(bits)
+                bits &= bits - 1
                 if h[t] > 0 and c.kw[t] < bw:
                     bw = c.kw[t]
                     best = t
             if best < 0:
                 break
             h[best] -= 1
+            if h[best] == 0:
+                held &= ~((<uint32_t>1) << best)
             k -= 1
             lo = best
-            v = kept_worth(c, h, k)
+            v = kept_worth(c, h, k, held)
             if v > bestv:
                 bestv = v
     return bestv - end_draw_sum(c, 4, 0.0, 0)
@@ -1512,6 +1843,8 @@ cdef double deck_delta(const Ctx* c, const EdState* x) noexcept nogil:
     """Worth of the cards gained (bought, transmitted) and removed since the decision began."""
     cdef int t
     cdef double v = 0.0
+    if memcmp(x.market, c.market0, ED_TYPES) == 0 and memcmp(x.seat[c.me].removed, c.removed0, ED_TYPES) == 0:
+        return 0.0
     for t in range(ED_TYPES):
         if x.market[t] != c.market0[t]:
             v += (<int>c.market0[t] - <int>x.market[t]) * c.add[t]
@@ -1722,8 +2055,10 @@ cdef double seat_turns(Ctx* c, const EdState* s, int seat, const EdParams* P) no
     it has finished. Leaves c weighted for that seat."""
     cdef int t, i, N = 0
     cdef int deck[ED_TYPES]
+    cdef int key[SKEY]
+    cdef bint keyed
+    cdef double turns
     cdef Comp a
-    cdef Race q
     c.me = seat
     for t in range(ED_TYPES):
         deck[t] = s.seat[seat].hand[t] + s.seat[seat].discard[t] + (s.played[t] if seat == s.to_move else 0)
@@ -1737,9 +2072,9 @@ cdef double seat_turns(Ctx* c, const EdState* s, int seat, const EdParams* P) no
     else:
         return 0.0
     weigh_ways(c, s, seat, deck, P)
-    compose(&a, c, s, seat, 1000)
-    race_init(&q, &a, P)
-    return race_turns(&q, deck, N if N > 0 else 1, P)
+    keyed = way_summary(&a, c, s, seat, key)
+    race_of(&a, keyed, key, deck, N if N > 0 else 1, P, False, &turns)
+    return turns
 
 
 # The evaluation's weights: a multinomial logit of the winner of greedy-against-greedy games on the
