@@ -586,7 +586,7 @@ def test_a_go_without_limits_runs_the_editions_quick_search() -> None:
     view = engine.new_game("eldorado", seed=3).view(0)
     bot = IsmctsPolicy(seed=1)
     bot.choose(view, Limits())
-    assert bot.last_search.iterations == engine.get_edition("eldorado").search.iterations == 3000
+    assert bot.last_search.iterations == engine.get_edition("eldorado").search.iterations == 7500
     bot = IsmctsPolicy(seed=1, Iterations=40)
     bot.choose(view, Limits())
     assert bot.last_search.iterations == 40

@@ -29,9 +29,10 @@ the middle of turns, where the evaluation misjudges whose turn it is (research/n
 2026-12-06)."""
 QUICK_ROUNDS = 20
 """`max_rounds` of a short game (random games never finish and end at the round limit)."""
-QUICK_ITERATIONS = 3000
+QUICK_ITERATIONS = 7500
 """Iterations of a `go` without limits: about a second at the first decision of a 2-player game
-(2,700 iterations/s; rollouts of a race cost more than the card editions' rounds)."""
+(7,600 - 8,000 iterations/s, `heuristic_iterations_per_s` of `expeditions bench --search -e eldorado`;
+rollouts of a race cost more than the card editions' rounds)."""
 
 
 SYMBOL_COLOURS = {MACHETE: "green", PADDLE: "blue", COIN: "yellow", JOKER: "magenta", ACTION: "bright_white"}
