@@ -38,16 +38,22 @@ def _heuristic(edition: str):
     return engine.get_edition(edition).heuristic.value
 
 
+def _begun(edition: str, seed: int) -> tuple[engine.View, Tree]:
+    """A halving tree begun at a wide position of `edition`."""
+    view = _wide_view(edition)
+    tree = _halving_tree(edition)
+    tree.begin(view.state, view.seat, seed=seed, heuristic=_heuristic(edition))
+    return view, tree
+
+
 def test_some_edition_is_searched_by_halving():
     assert HALVING
 
 
 @pytest.mark.parametrize("edition", HALVING)
 def test_each_round_keeps_the_better_half(edition):
-    view = _wide_view(edition)
+    view, tree = _begun(edition, seed=3)
     n = len(view.legal())
-    tree = _halving_tree(edition)
-    tree.begin(view.state, view.seat, seed=3, heuristic=_heuristic(edition))
     iterations = 40 * n
     assert tree.run(iterations) == iterations
     children = tree.root_children()
@@ -81,10 +87,8 @@ def test_the_candidates_share_their_worlds(edition):
 
 @pytest.mark.parametrize("edition", HALVING)
 def test_a_world_cut_short_is_not_counted(edition):
-    view = _wide_view(edition)
+    view, tree = _begun(edition, seed=5)
     n = len(view.legal())
-    tree = _halving_tree(edition)
-    tree.begin(view.state, view.seat, seed=5, heuristic=_heuristic(edition))
     # Planned at the first run for this budget: one world for all, then the better half plays a
     # second world, cut one candidate short.
     assert tree.run(n + (n + 1) // 2 - 1) == n + (n + 1) // 2 - 1
