@@ -420,18 +420,19 @@ cdef class Tree:
         return max(<int64_t>1, <int64_t>(self.rate_hint * (deadline_ns - now_ns()) / 1e9))
 
     cdef void _halving_plan(self, int64_t budget) noexcept nogil:
-        """Plans the rounds for `budget` iterations in all (-1: after the first world): as many
+        """Plans the rounds for `budget` more iterations (-1: after the first world): as many
         rounds as halvings leave two candidates, each round an equal share of the budget spread over
         its candidates; the last round (two candidates, or one) runs until the budget ends."""
         cdef int n = self.nsurv, rounds = 1
-        self.plan = budget
         if budget < 0:
+            self.plan = -1
             self.round_worlds = 1
             return
+        self.plan = self.iters + budget
         while (1 << rounds) < n:
             rounds += 1
         self.rounds_left = rounds
-        self._halving_round(budget - self.iters)
+        self._halving_round(budget)
 
     cdef void _halving_round(self, int64_t left) noexcept nogil:
         if self.nsurv <= 2 or self.rounds_left <= 1:
