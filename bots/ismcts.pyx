@@ -372,6 +372,8 @@ cdef class Tree:
         self.reason_code = R_ITERATIONS
         self.deadline_ns = deadline_ns
         self.running = True
+        if self.p.halving and self.plan == 0 and max_iter > 0:  # the first run of a search plans it
+            self._halving_plan(max_iter if max_iter < (<int64_t>1 << 40) else self._timed_budget(deadline_ns))
         while done < max_iter:
             if ism_load(&self.stop_flag):
                 self.reason_code = R_STOP
@@ -395,8 +397,6 @@ cdef class Tree:
                 if self._settled(max_iter - done, deadline_ns, now):
                     self.reason_code = R_SETTLED
                     break
-            if self.p.halving and self.plan == 0:
-                self._halving_plan(max_iter if max_iter < (<int64_t>1 << 40) else self._timed_budget(deadline_ns))
             if not (self._halving_step() if self.p.halving else self._iterate()):
                 # cut short inside a chain's burn-in: the deadline or a stop
                 self.reason_code = R_STOP if ism_load(&self.stop_flag) else R_DEADLINE

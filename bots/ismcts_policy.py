@@ -225,7 +225,7 @@ class IsmctsPolicy(Policy):
         edition = engine.get_edition(view.state.edition)
         trees = self._ensure_trees(edition)
         # A halving search is flat and starts afresh: nothing below the root is worth keeping.
-        reuse = self.settings["Reuse"] and not edition.search.halving
+        reuse = self.settings["Reuse"] and not trees[0].halving
         path = self._reuse_path(view, trees[0].others_in_tree) if reuse else None
         state = view.state
         base = self._rng.getrandbits(64)

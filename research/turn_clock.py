@@ -76,10 +76,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--players", type=int)
     parser.add_argument("-o", "--option", action="append", default=[], metavar="NAME=VALUE")
     args = parser.parse_args(argv)
-    options: dict[str, Any] = {}
-    for item in args.option:
-        name, _, value = item.partition("=")
-        options[name] = int(value) if value.lstrip("-").isdigit() else value
+    options = engine.get_edition(args.edition).parse_options(args.option)
     print(json.dumps(measure(args.edition, args.iterations, args.deals, args.seed, args.players, **options)))
 
 

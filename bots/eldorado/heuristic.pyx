@@ -520,6 +520,14 @@ cdef void way_steps(const Ctx* c, const uint8_t* conn, const int* wd, uint8_t* s
                 step[h] = d
 
 
+cdef inline void weights_key(const Ctx* c, const uint8_t* conn, int* key) noexcept nogil:
+    """The key of a weighted distances' table (WKEY ints): the seat's weights (c.wkey) and conn."""
+    cdef int k
+    memcpy(key, c.wkey, sizeof(c.wkey))
+    for k in range(ED_MAX_CONN):
+        key[WKEY_CONN + k] = conn[k]
+
+
 cdef void weighted_distances(const Ctx* c, const uint8_t* conn, int* out, uint8_t* step) noexcept nogil:
     """weighted_dijkstra (and way_steps, when step is not NULL) through this thread's cache: a seat's
     weights change only with its deck and the others' pieces, so a turn's decisions (and a search's
@@ -534,9 +542,7 @@ cdef void weighted_distances(const Ctx* c, const uint8_t* conn, int* out, uint8_
         if step != NULL:
             way_steps(c, conn, out, step)
         return
-    memcpy(key, c.wkey, sizeof(key))
-    for k in range(ED_MAX_CONN):
-        key[WKEY_CONN + k] = conn[k]
+    weights_key(c, conn, key)
     w = <WCache*>ed_wcache()
     j = cache_slot(&w.clock, w.used, w.hash, &w.key[0][0], WCACHE, WKEY, key, &hit)
     if hit:
@@ -676,9 +682,7 @@ cdef bint way_summary(Comp* a, const Ctx* c, const EdState* s, int seat, int* ke
         compose(a, c, s, seat, 1000)
         memset(<char*>a + SUMMARY, 0, sizeof(Comp) - SUMMARY)
         return False
-    memcpy(key, c.wkey, sizeof(c.wkey))
-    for k in range(ED_MAX_CONN):
-        key[WKEY_CONN + k] = s.conn[k]
+    weights_key(c, s.conn, key)
     for k in range(ED_PIECES):
         key[WKEY + k] = s.seat[seat].piece[k]
     key[WKEY + ED_PIECES] = c.np
@@ -1370,12 +1374,12 @@ cdef int run_ahead(const Sim* m, int n, int sym, int cap) noexcept nogil:
     return R
 
 
-cdef inline uint32_t held_types(const Sim* m) noexcept nogil:
-    """The card types in the simulated hand, as bits."""
+cdef inline uint32_t held_types(const int* hand) noexcept nogil:
+    """The card types of a hand (counts per type), as bits."""
     cdef uint32_t held = 0
     cdef int t
     for t in range(ED_TYPES):
-        if m.hand[t] > 0:
+        if hand[t] > 0:
             held |= (<uint32_t>1) << t
     return held
 
@@ -1563,7 +1567,7 @@ cdef int sim_run(Sim* m, const EdState* x) noexcept nogil:
         bq = -1e300
         bi = -1
         bd = bn = bk = bsrc = bcls = bneed = bprog = bsym = bpow = 0
-        held = held_types(m)
+        held = held_types(m.hand)
         ncards = cards_in_hand(m)
         for i in range(m.c.np):
             if m.hex[i] < 0:
@@ -1721,13 +1725,12 @@ cdef double keep_value(const Ctx* c, const int* hand, int lo, bint may_discard) 
     types >= lo (when may_discard): the weakest first, each count tried."""
     cdef int t, k = 0, best
     cdef int h[ED_TYPES]
-    cdef uint32_t held = 0, bits
+    cdef uint32_t held, bits
     cdef double v, bestv, bw
     for t in range(ED_TYPES):
         h[t] = hand[t]
         k += h[t]
-        if h[t]:
-            held |= (<uint32_t>1) << t
+    held = held_types(h)
     bestv = kept_worth(c, h, k, held)
     if may_discard:
         while True:
