@@ -53,6 +53,8 @@ ctypedef struct SearchParams:
                           # evaluation (where it has one)
     double haste          # match rewards: the result's distance from a draw shrinks by exp(-haste) a decision
     int halving           # flat root search by sequential halving over worlds shared by the candidates
+    int halving_floor     # > 0: worlds a halving's first round gives each candidate at least (the
+                          # heuristic's best decisions race alone when the budget cannot give all that many)
 
 
 cdef class Tree:
@@ -109,6 +111,7 @@ cdef class Tree:
     cdef char* world          # the world of the current round's current world index
     cdef int32_t surv[512]    # root children still in the race
     cdef int nsurv
+    cdef bint ranked          # the candidates were put in the heuristic's order, best first
     cdef int rounds_left      # rounds planned from here (the last one takes what the budget leaves)
     cdef int64_t round_worlds # worlds planned for the current round (0: until the budget ends)
     cdef int64_t worlds_done  # worlds finished in the current round
@@ -123,6 +126,7 @@ cdef class Tree:
     cdef bint _iterate(self) noexcept nogil
     cdef bint _halving_step(self) noexcept nogil
     cdef void _halving_plan(self, int64_t budget) noexcept nogil
+    cdef void _rank_candidates(self, const void* state) noexcept
     cdef void _halving_cut(self) noexcept nogil
     cdef void _halving_round(self, int64_t left) noexcept nogil
     cdef int64_t _timed_budget(self, int64_t deadline_ns) noexcept nogil

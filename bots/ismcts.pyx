@@ -103,6 +103,14 @@ cdef void best_first(const double* scores, int* order, int n, int k) noexcept no
         order[best] = tmp
 
 
+cdef inline int halving_rounds(int n) noexcept nogil:
+    """The rounds of a halving race of n candidates: as many as halvings leave two."""
+    cdef int rounds = 1
+    while (1 << rounds) < n:
+        rounds += 1
+    return rounds
+
+
 # Owns one search tree: its node pool, the root position and the iteration loop.
 cdef class Tree:
     """A search tree of at most `capacity` nodes (the pool is allocated once, here).
@@ -154,6 +162,8 @@ cdef class Tree:
         self.p.cutoff_turns = 0
         self.p.haste = 0.0
         self.p.halving = 0
+        self.p.halving_floor = 0
+        self.ranked = False
         self.plan = 0
         self.nsurv = 0
         self.rate_hint = 0.0
@@ -175,7 +185,7 @@ cdef class Tree:
                   str reward="auto", double scale=40.0, double residual=0.25,
                   double score_weight=0.0, double score_scale=40.0,
                   str others="tree", int max_depth=0, int root_candidates=0, int cutoff_turns=0,
-                  double haste=0.0, bint halving=False) -> None:
+                  double haste=0.0, bint halving=False, int halving_floor=0) -> None:
         """Sets the search parameters (see bots/ismcts_policy.py for their options)."""
         if others not in OTHERS:
             raise ValueError(f"others: expected one of {', '.join(OTHERS)}, got {others!r}")
@@ -185,10 +195,10 @@ cdef class Tree:
             raise ValueError(f"reward: expected one of {', '.join(REWARDS)}, got {reward!r}")
         if exploration < 0 or not 0.0 <= epsilon <= 1.0 or scale <= 0 or residual < 0 or max_depth < 0 \
                 or root_candidates < 0 or not 0.0 <= score_weight <= 1.0 or score_scale <= 0 \
-                or cutoff_turns < 0 or haste < 0:
+                or cutoff_turns < 0 or haste < 0 or halving_floor < 0:
             raise ValueError("exploration >= 0, epsilon in 0..1, scale > 0, residual >= 0, max_depth >= 0, "
                              "root_candidates >= 0, score_weight in 0..1, score_scale > 0, cutoff_turns >= 0, "
-                             "haste >= 0")
+                             "haste >= 0, halving_floor >= 0")
         self.p.exploration = exploration
         self.p.rollout = ROLLOUTS[rollout]
         self.p.epsilon = epsilon
@@ -203,6 +213,7 @@ cdef class Tree:
         self.p.cutoff_turns = cutoff_turns
         self.p.haste = haste
         self.p.halving = halving
+        self.p.halving_floor = halving_floor
 
     cdef int _reserve(self, const GameOps* ops) except -1:
         if ops == self.ops:
@@ -333,8 +344,10 @@ cdef class Tree:
             self.pool[0].sibling = -1
             self.pool[0].mover = -1
         if self.p.halving:
-            # Every root decision races from the start, in the order of root_list.
+            # Every root decision races from the start, in the heuristic's order where it scores
+            # decisions (else root_list's): ties in the race go to its preference.
             self.nsurv = min(self.root_moves, self.cap - 1)
+            self._rank_candidates(state.ptr)
             for i in range(self.nsurv):
                 link_child(self.pool, self.count, 0, self.root_list[i], seat)
                 self.pool[self.count].avail = 0
@@ -419,19 +432,39 @@ cdef class Tree:
             return -1
         return max(<int64_t>1, <int64_t>(self.rate_hint * (deadline_ns - now_ns()) / 1e9))
 
+    cdef void _rank_candidates(self, const void* state) noexcept:
+        # The first nsurv decisions of root_list in the heuristic's order, best first (ties to the earlier).
+        cdef double scores[512]
+        cdef int order[512]
+        cdef int decisions[512]
+        cdef int i, n = self.nsurv
+        self.ranked = False
+        if self.bot == NULL or self.bot.score == NULL:
+            return
+        self.bot.score(state, self.root_list, n, scores)
+        best_first(scores, order, n, n)
+        for i in range(n):
+            decisions[i] = self.root_list[order[i]]
+        memcpy(self.root_list, decisions, n * sizeof(int))
+        self.ranked = True
+
     cdef void _halving_plan(self, int64_t budget) noexcept nogil:
         """Plans the rounds for `budget` more iterations (-1: after the first world): as many
         rounds as halvings leave two candidates, each round an equal share of the budget spread over
-        its candidates; the last round (two candidates, or one) runs until the budget ends."""
-        cdef int n = self.nsurv, rounds = 1
+        its candidates; the last round (two candidates, or one) runs until the budget ends. Where
+        that share would give a candidate fewer than `halving_floor` worlds in the first round, only
+        the heuristic's best candidates race, as many as can have that many (at least two), best first."""
+        cdef int n = self.nsurv
         if budget < 0:
             self.plan = -1
             self.round_worlds = 1
             return
         self.plan = self.iters + budget
-        while (1 << rounds) < n:
-            rounds += 1
-        self.rounds_left = rounds
+        if self.ranked:  # the heuristic's best first: a shorter race keeps them
+            while n > 2 and budget // (halving_rounds(n) * n) < self.p.halving_floor:
+                n -= 1
+            self.nsurv = n
+        self.rounds_left = halving_rounds(n)
         self._halving_round(budget)
 
     cdef void _halving_round(self, int64_t left) noexcept nogil:

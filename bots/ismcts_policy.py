@@ -205,7 +205,7 @@ class IsmctsPolicy(Policy):
                            score_weight=s["ScoreWeight"] / 100.0, score_scale=self._scale(edition),
                            others=s["Others"], max_depth=s["MaxDepth"], root_candidates=candidates,
                            cutoff_turns=edition.search.cutoff_turns, haste=edition.search.haste,
-                           halving=edition.search.halving)
+                           halving=edition.search.halving, halving_floor=edition.search.halving_floor)
         return self._trees
 
     # ----- deciding --------------------------------------------------------------------------------
@@ -408,10 +408,12 @@ class IsmctsPolicy(Policy):
         except ValueError:
             return None
 
-    @staticmethod
-    def _preference(children: dict[int, tuple[int, float]]) -> Callable[[int], tuple[int, float, int]]:
-        """The sort key of the final choice: most visits, then the best mean."""
-        return lambda d: (children[d][0], children[d][1], -d)
+    def _preference(self, children: dict[int, tuple[int, float]]) -> Callable[[int], tuple[int, float, bool, int]]:
+        """The sort key of the final choice: most visits, then the best mean, then the heuristic's
+        decision (decisions the searched worlds cannot tell apart — a halving race's finalists often
+        lead to one position — are its to choose)."""
+        choice = self._heuristic_choice
+        return lambda d: (children[d][0], children[d][1], d == choice, -d)
 
     def _lines(self, tree: Tree, view: View, decisions: Sequence[int]) -> dict[int, list[int]]:
         """The principal line through each of `decisions` at the root of `tree`."""

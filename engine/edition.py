@@ -86,6 +86,9 @@ class SearchDefaults:
     halving: bool = False
     """The root searched by sequential halving: every candidate played out in the same worlds, the
     worse half dropped after each round (a flat search: `MaxDepth` and `Others` do not apply)."""
+    halving_floor: int = 0
+    """A halving root: worlds the first round gives each candidate at least (`HalvingFloor` -1); where
+    the budget cannot give every root decision that many, only the heuristic's best race (0: all race)."""
 
 
 @dataclass(frozen=True)

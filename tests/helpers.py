@@ -1,8 +1,11 @@
 """Helpers shared by the tests (importable as `helpers`: pytest puts tests/ on sys.path)."""
 from __future__ import annotations
 
+import dataclasses
 import random
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import engine
@@ -79,6 +82,24 @@ def searched_options(edition: str) -> dict[str, int]:
     if "max_rounds" in options:
         options["max_rounds"] = min(options["max_rounds"], SEARCHED_ROUNDS)
     return options
+
+
+@contextmanager
+def search_defaults(edition: str, **changes: object) -> Iterator[None]:
+    """The edition's `SearchDefaults` with `changes` while the block runs (the record is frozen: its
+    field is swapped and put back, for tests of a default's effect).
+
+    >>> with search_defaults("eldorado", halving_floor=0):
+    ...     engine.get_edition("eldorado").search.halving_floor
+    0
+    """
+    record = engine.get_edition(edition)
+    before = record.search
+    object.__setattr__(record, "search", dataclasses.replace(before, **changes))
+    try:
+        yield
+    finally:
+        object.__setattr__(record, "search", before)
 
 
 def heuristic_scores(state: engine.State) -> dict[str, float]:

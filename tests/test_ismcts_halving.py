@@ -7,7 +7,7 @@ import threading
 import time
 
 import pytest
-from helpers import random_state, searched_options
+from helpers import heuristic_scores, random_state, searched_options
 
 import engine
 from bots.ismcts import Tree
@@ -17,11 +17,12 @@ from protocol.limits import Limits
 HALVING = [name for name in engine.EDITIONS if engine.get_edition(name).search.halving]
 
 
-def _halving_tree(edition: str) -> Tree:
+def _halving_tree(edition: str, floor: int = 0, candidates: int = 0) -> Tree:
     tree = Tree(10_000)
     search = engine.get_edition(edition).search
     tree.configure(rollout="heuristic", epsilon=0.0, reward="match", others="heuristic", max_depth=1,
-                   cutoff_turns=search.cutoff_turns, halving=True)
+                   cutoff_turns=search.cutoff_turns, halving=True, halving_floor=floor,
+                   root_candidates=candidates)
     return tree
 
 
@@ -66,6 +67,61 @@ def test_each_round_keeps_the_better_half(edition):
     assert visits[0] == visits[1] > visits[2]  # two finalists, with the rest of the budget
     # Whole worlds only: a world's rewards count once every candidate still in the race played it.
     assert 0 <= iterations - sum(visits) < 2
+
+
+@pytest.mark.parametrize("edition", HALVING)
+def test_a_floor_of_worlds_races_the_heuristics_best(edition):
+    """A budget too small to give every decision `floor` worlds in the first round races the
+    heuristic's best few: the decisions `RootCandidates` would pick, each with at least that many."""
+    view = _wide_view(edition, least=8)
+    n, floor = len(view.legal()), 5
+    iterations = 3 * floor * n // 2  # every decision could have 1.5 × floor worlds over all rounds
+    racing = n
+    while racing > 2 and iterations // (math.ceil(math.log2(racing)) * racing) < floor:
+        racing -= 1
+    assert 2 <= racing < n
+    tree = _halving_tree(edition, floor=floor)
+    tree.begin(view.state, view.seat, seed=7, heuristic=_heuristic(edition))
+    assert tree.run(iterations) == iterations
+    visited = {d: visits for d, visits, _, _ in tree.root_children() if visits > 0}
+    assert len(visited) == racing and min(visited.values()) >= floor
+    best = _halving_tree(edition, candidates=racing)
+    best.begin(view.state, view.seat, seed=7, heuristic=_heuristic(edition))
+    assert set(visited) == {d for d, _, _, _ in best.root_children()}  # a halving root links its candidates
+
+
+@pytest.mark.parametrize("edition", HALVING)
+def test_the_race_starts_in_the_heuristics_order(edition):
+    """Candidates are raced best first by the heuristic's scores, so that a cut between equal
+    rewards keeps its preference (a halving root links them in that order: the list is last first)."""
+    view, tree = _begun(edition, seed=3)
+    scores = heuristic_scores(view.state)
+    linked = [scores[view.state.decision_to_text(d)] for d, _, _, _ in tree.root_children()]
+    assert len(set(linked)) > 1 and linked == sorted(linked)
+
+
+def test_the_final_choice_between_equals_is_the_heuristics():
+    """Finalists with the same visits and mean (worlds that cannot tell them apart) go to the
+    heuristic's decision, whatever its id; the lower id only when neither is its decision."""
+    bot = IsmctsPolicy(seed=1, MinVisits=0)  # no small-search rule: the ranking alone
+    children = {3: (40, 0.5), 7: (40, 0.5), 9: (12, 0.9)}
+    bot._heuristic_choice = 7
+    assert bot._ranked(children)[0] == 7
+    bot._heuristic_choice = 9
+    assert bot._ranked(children)[0] == 3
+
+
+@pytest.mark.parametrize("edition", HALVING)
+def test_a_floor_the_budget_affords_changes_nothing(edition):
+    view = _wide_view(edition)
+    n = len(view.legal())
+    searched = []
+    for floor in (0, 3):
+        tree = _halving_tree(edition, floor=floor)
+        tree.begin(view.state, view.seat, seed=9, heuristic=_heuristic(edition))
+        tree.run(40 * n)  # 40 / ⌈log₂ n⌉ ≥ 3 worlds each in the first round
+        searched.append(sorted(tree.root_children()))
+    assert searched[0] == searched[1]
 
 
 @pytest.mark.parametrize("edition", HALVING)

@@ -27,6 +27,11 @@ ROLLOUT_TURNS = 2
 evaluation, which is calibrated there: cut after a count of decisions instead, rollouts stopped in
 the middle of turns, where the evaluation misjudges whose turn it is (research/notebook.md,
 2026-12-06)."""
+HALVING_FLOOR = 16
+"""Worlds a candidate gets at least in the first round of the root's halving race: at a second a turn
+(300 - 1,000 iterations a decision) the budget cannot give every one of 10 - 30 root decisions that
+many, and a handful of worlds each cannot tell the heuristic's choice from its neighbours; the
+heuristic's best race instead (research/notebook.md, 2026-12-07)."""
 QUICK_ROUNDS = 20
 """`max_rounds` of a short game (random games never finish and end at the round limit)."""
 QUICK_ITERATIONS = 7500
@@ -67,7 +72,7 @@ ELDORADO = Edition(
     # A race (GameOps.margin 0): only the result counts, so there is no margin's spread to scale.
     # Rollouts stop at the searching seat's ROLLOUT_TURNS-th turn and are scored by the heuristic's evaluation.
     search=SearchDefaults(round_spread=1.0, infer=False, cutoff_turns=ROLLOUT_TURNS, iterations=QUICK_ITERATIONS,
-                          halving=True),
+                          halving=True, halving_floor=HALVING_FLOOR),
     quick_options={"max_rounds": QUICK_ROUNDS},
     default_players=2,
     heuristic=Ref("bots.eldorado.heuristic:HEURISTIC"),
