@@ -87,8 +87,9 @@ class SearchDefaults:
     """The root searched by sequential halving: every candidate played out in the same worlds, the
     worse half dropped after each round (a flat search: `MaxDepth` and `Others` do not apply)."""
     halving_floor: int = 0
-    """A halving root: worlds the first round gives each candidate at least (`HalvingFloor` -1); where
-    the budget cannot give every root decision that many, only the heuristic's best race (0: all race)."""
+    """A halving root: worlds the first round gives each candidate at least; where the budget cannot
+    give every root decision that many, only the heuristic's best race (0: all race). An edition
+    constant, not a searcher option."""
 
 
 @dataclass(frozen=True)
