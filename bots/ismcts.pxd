@@ -55,6 +55,7 @@ ctypedef struct SearchParams:
     int halving           # flat root search by sequential halving over worlds shared by the candidates
     int halving_floor     # > 0: worlds a halving's first round gives each candidate at least (the
                           # heuristic's best decisions race alone when the budget cannot give all that many)
+    int halving_protect   # the heuristic's decision is never cut from a halving race (it reaches the final)
 
 
 cdef class Tree:

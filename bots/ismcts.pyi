@@ -24,7 +24,8 @@ class Tree:
                   reward: str = "auto", scale: float = 40.0, residual: float = 0.25,
                   score_weight: float = 0.0, score_scale: float = 40.0, others: str = "tree",
                   max_depth: int = 0, root_candidates: int = 0, cutoff_turns: int = 0, haste: float = 0.0,
-                  halving: bool = False, halving_floor: int = 0) -> None: ...
+                  halving: bool = False, halving_floor: int = 0,
+                  halving_protect: bool = False) -> None: ...
     def begin(self, state: State, seat: int, seed: int, keep: bool = False, heuristic: Heuristic | None = None,
               inference: OpponentModel | None = None, chains: int = 8, chain_steps: int = 1, burn_in: int = 500,
               only: Iterable[int] | None = None) -> None: ...

@@ -163,6 +163,7 @@ cdef class Tree:
         self.p.haste = 0.0
         self.p.halving = 0
         self.p.halving_floor = 0
+        self.p.halving_protect = 0
         self.ranked = False
         self.plan = 0
         self.nsurv = 0
@@ -185,7 +186,8 @@ cdef class Tree:
                   str reward="auto", double scale=40.0, double residual=0.25,
                   double score_weight=0.0, double score_scale=40.0,
                   str others="tree", int max_depth=0, int root_candidates=0, int cutoff_turns=0,
-                  double haste=0.0, bint halving=False, int halving_floor=0) -> None:
+                  double haste=0.0, bint halving=False, int halving_floor=0,
+                  bint halving_protect=False) -> None:
         """Sets the search parameters (see bots/ismcts_policy.py for their options)."""
         if others not in OTHERS:
             raise ValueError(f"others: expected one of {', '.join(OTHERS)}, got {others!r}")
@@ -214,6 +216,7 @@ cdef class Tree:
         self.p.haste = haste
         self.p.halving = halving
         self.p.halving_floor = halving_floor
+        self.p.halving_protect = halving_protect
 
     cdef int _reserve(self, const GameOps* ops) except -1:
         if ops == self.ops:
@@ -475,7 +478,7 @@ cdef class Tree:
 
     cdef void _halving_cut(self) noexcept nogil:
         """Ends a round: the better half of the candidates (by their rewards in the same worlds; ties
-        to the earlier) goes on."""
+        to the earlier) goes on; with `halving_protect`, the heuristic's decision always among them."""
         cdef int i, j, keep = (self.nsurv + 1) // 2
         cdef int32_t c
         for i in range(1, self.nsurv):  # insertion sort, best first
@@ -485,6 +488,13 @@ cdef class Tree:
                 self.surv[j + 1] = self.surv[j]
                 j -= 1
             self.surv[j + 1] = c
+        if self.p.halving_protect and self.ranked:
+            # The heuristic's decision (linked first: node 1) goes on in place of the last one kept.
+            for i in range(keep, self.nsurv):
+                if self.surv[i] == 1:
+                    self.surv[i] = self.surv[keep - 1]
+                    self.surv[keep - 1] = 1
+                    break
         self.nsurv = keep
         self.rounds_left -= 1
         self.worlds_done = 0

@@ -155,11 +155,13 @@ class IsmctsPolicy(Policy):
         """This seat's decisions since the previous search (its answer first), each with its index in
         the round's history: which entries of the history since are the seat's own."""
         self._heuristic_choice: int | None = None
+        """The heuristic's decision in the position being searched (MinVisits, a halving margin)."""
+        self._margin = 0.0
+        """The edition's `halving_margin` where its root is a halving race, else 0."""
         self._provisional: tuple[View | None, int | None] = (None, None)
         """(the view being decided, the heuristic's decision for it), for `provisional`."""
         self._snapshot: dict[int, tuple[int, float]] = {}
         """The root statistics of the first tree at its latest slice, for `provisional`."""
-        """The heuristic's decision in the position being searched (MinVisits)."""
         self.last_search = SearchReport()
 
     # ----- settings --------------------------------------------------------------------------------
@@ -205,7 +207,9 @@ class IsmctsPolicy(Policy):
                            score_weight=s["ScoreWeight"] / 100.0, score_scale=self._scale(edition),
                            others=s["Others"], max_depth=s["MaxDepth"], root_candidates=candidates,
                            cutoff_turns=edition.search.cutoff_turns, haste=edition.search.haste,
-                           halving=edition.search.halving, halving_floor=edition.search.halving_floor)
+                           halving=edition.search.halving, halving_floor=edition.search.halving_floor,
+                           halving_protect=edition.search.halving_margin > 0)
+        self._margin = edition.search.halving_margin if edition.search.halving else 0.0
         return self._trees
 
     # ----- deciding --------------------------------------------------------------------------------
@@ -387,9 +391,16 @@ class IsmctsPolicy(Policy):
         """The best `MultiPV` root decisions, best first (the first is the final choice). While the
         most visited has fewer than `MinVisits` visits, the heuristic's decision comes first: a few
         dozen rollouts a decision do not yet tell the decisions apart, and the most visited of them
-        is then close to a random pick (docs/search.md, "Small searches")."""
+        is then close to a random pick (docs/search.md, "Small searches"). A halving race with a
+        margin (`SearchDefaults.halving_margin`) plays the heuristic's decision, a finalist, unless
+        the other finalist's mean is higher by the margin."""
         ranked = sorted(children, key=self._preference(children), reverse=True)
         choice = self._heuristic_choice
+        if self._margin > 0 and choice in children and ranked and ranked[0] != choice \
+                and children[ranked[0]][0] == children[choice][0] \
+                and children[ranked[0]][1] - children[choice][1] < self._margin:
+            ranked.remove(choice)  # a finalist not better by the margin: the heuristic's decision
+            ranked.insert(0, choice)
         least = self.settings["MinVisits"]
         if self._trees and self._trees[0].halving:
             # Its candidates are compared in the same worlds: a twentieth of the visits suffices.

@@ -90,6 +90,10 @@ class SearchDefaults:
     """A halving root: worlds the first round gives each candidate at least; where the budget cannot
     give every root decision that many, only the heuristic's best race (0: all race). An edition
     constant, not a searcher option."""
+    halving_margin: float = 0.0
+    """A halving root: the heuristic's decision is never cut from the race, and the other finalist
+    is chosen over it only when its mean reward is higher by more than this (0: no protection, the
+    better mean wins). An edition constant, not a searcher option."""
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-MODULES = ["research", "research.benchmark", "research.decision_values", "research.evaluation_fit",
+MODULES = ["research", "research.benchmark", "research.decision_values", "research.deviations", "research.evaluation_fit",
            "research.record_traces", "research.search_traces", "research.trace_research", "research.turn_clock"]
 
 

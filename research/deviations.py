@@ -1,0 +1,196 @@
+"""Where the El Dorado search leaves greedy's decision, and what that is worth by full rollouts.
+
+A measuring tool for issue 34's multiplayer gap, far more sensitive than matches: a 4-player match
+decides one bit (first or not) from some 150 decisions of the searching seat, while here every
+decision where the search and greedy disagree is valued on its own, by the same paired halving race
+that the search runs (`go searchmoves` of the two decisions, common worlds), once with the search's
+own rollouts (cut at a turn start and scored by the evaluation, `SearchDefaults.cutoff_turns`) and
+once with rollouts played to the end of the game (`cutoff_turns` 0, the result itself). The second
+is the *truth* the first approximates: what the decision is worth if every seat then plays greedy.
+It undervalues decisions only a searching seat can follow up, so it is a yardstick, not a verdict.
+
+    python -m research.deviations collect --route witchs-cauldron --players 4 --iterations 300 \\
+        --deals 6 --seed 1 --out deviations.jsonl
+    python -m research.deviations value deviations.jsonl --iterations 1000 --out values.jsonl
+    python -m research.deviations report values.jsonl
+    python -m research.deviations decide deviations.jsonl --iterations 300 --out other.jsonl
+
+`collect` plays searcher-against-greedy games (the searching seat moves on with each deal) and
+writes every decision of the searching seat that has two legal decisions of different text: the
+position, the seat, the search's and greedy's decision. `value` values each disagreement (`cut`:
+the search's rollouts; `full`: to the end; each the search's decision minus greedy's, in the
+searching seat's share of first place; an agreement is worth 0 to both). `report` prints the mean
+of each, per decision and per disagreement, and the full value by bins of the cut value: where the
+search's own estimate of its advantage is small, its deviations are what noise chose. `decide` has
+the search of the installed build decide the same positions again (another seed, another budget,
+another build), so that two searches are compared on the same decisions: the mean full value per
+decision is what each gains over greedy there.
+
+>>> rows = list(collect_rows("witchs-cauldron", 4, iterations=30, deals=1, seed=1, max_decisions=4))
+>>> sorted(rows[0]) == sorted(ROW_FIELDS)
+True
+>>> value = value_row(rows[0], iterations=40, seed=1)
+>>> -1.0 <= value["cut"] <= 1.0 and -1.0 <= value["full"] <= 1.0
+True
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+from collections.abc import Iterator
+
+import engine
+from bots.eldorado.heuristic import decide
+from bots.ismcts import Tree
+from bots.ismcts_policy import IsmctsPolicy
+from protocol.limits import Limits
+
+ROW_FIELDS = ("deal", "seat", "position", "search", "greedy", "legal")
+BINS = ((-1.0, 0.0), (0.0, 0.01), (0.01, 0.03), (0.03, 0.06), (0.06, 1.0))
+"""Bins of the cut value in `report`: the search's own estimate of its advantage over greedy."""
+
+
+def collect_rows(route: str, players: int, iterations: int, deals: int, seed: int,
+                 max_decisions: int = 0) -> Iterator[dict]:
+    """Plays `deals` games dealt from seed, seed + 1, … (the searching seat the deal's index modulo
+    `players`, the default search at `iterations` a decision, greedy elsewhere) and yields a row
+    (ROW_FIELDS) per decision of the searching seat with two legal decisions of different text;
+    `max_decisions` ends a game after that many rows (0: none)."""
+    for k in range(deals):
+        deal = seed + k
+        state = engine.new_game("eldorado", seed=deal, players=players, route=route)
+        searcher = k % players
+        policy = IsmctsPolicy(seed=deal)
+        chance = random.Random(deal)
+        found = 0
+        while not state.is_terminal() and not (max_decisions and found >= max_decisions):
+            seat = state.to_move
+            view = state.view(seat)
+            greedy = decide(view.state, chance.getrandbits(63))
+            if seat != searcher:
+                state.apply(greedy)
+                continue
+            chosen = policy.choose(view, Limits(iterations=iterations))
+            texts = set(view.legal_text())
+            if len(texts) > 1:
+                found += 1
+                yield {"deal": deal, "seat": seat, "position": state.to_text(),
+                       "search": state.decision_to_text(chosen), "greedy": state.decision_to_text(greedy),
+                       "legal": len(texts)}
+            state.apply(chosen)
+
+
+def decide_rows(rows: list[dict], iterations: int, seed: int) -> Iterator[dict]:
+    """The rows with the search's decision made again, by the installed build's default search at
+    `iterations`, each from its own seed."""
+    for i, row in enumerate(rows):
+        state = engine.parse_position(row["position"])
+        chosen = IsmctsPolicy(seed=seed + i).choose(state.view(row["seat"]), Limits(iterations=iterations))
+        yield {**row, "search": state.decision_to_text(chosen)}
+
+
+def paired_value(state: engine.State, seat: int, a: int, b: int, cutoff_turns: int, iterations: int,
+                 seed: int) -> float:
+    """The halving race of decisions a and b alone from `seat`'s view (common worlds, heuristic
+    rollouts as the edition's search plays them, cut after `cutoff_turns` turns or, with 0, played to
+    the end): a's mean reward minus b's."""
+    search = engine.get_edition("eldorado").search
+    tree = Tree(max(1024, iterations + 16))
+    tree.configure(rollout="heuristic", epsilon=0.0, others="heuristic", max_depth=1,
+                   cutoff_turns=cutoff_turns, halving=True, halving_floor=search.halving_floor)
+    heuristic = engine.get_edition("eldorado").heuristic.value
+    tree.begin(state.view(seat).state, seat, seed, False, heuristic=heuristic, only=[a, b])
+    tree.run(iterations, 0, 0, 0, False)
+    means = {d: total / visits for d, visits, _, total in tree.root_children() if visits}
+    return means[a] - means[b]
+
+
+def value_row(row: dict, iterations: int, seed: int) -> dict:
+    """The row's disagreement valued by the search's rollouts (`cut`) and played to the end
+    (`full`, twice the iterations: its rewards are 0 or 1), the search's decision minus greedy's;
+    both 0 where they agree."""
+    keep = {k: row[k] for k in ("deal", "seat", "search", "greedy", "legal")}
+    if row["search"] == row["greedy"]:
+        return {**keep, "cut": 0.0, "full": 0.0}
+    state = engine.parse_position(row["position"])
+    a, b = state.parse_decision(row["search"]), state.parse_decision(row["greedy"])
+    cut = engine.get_edition("eldorado").search.cutoff_turns
+    return {**keep,
+            "cut": round(paired_value(state, row["seat"], a, b, cut, iterations, seed), 5),
+            "full": round(paired_value(state, row["seat"], a, b, 0, 2 * iterations, seed), 5)}
+
+
+def report(values: list[dict]) -> str:
+    """The mean full value per decision, the mean cut and full values of the disagreements, and
+    their full value by bins of the cut one."""
+    per_decision = [v["full"] for v in values]
+    values = [v for v in values if v["search"] != v["greedy"]]
+    if not values:
+        return "no disagreements"
+    full = [v["full"] for v in values]
+    lines = [f"decisions {len(per_decision)}  full {statistics.mean(per_decision):+.5f} a decision"
+             f" ± {1.96 * statistics.pstdev(per_decision) / len(per_decision) ** 0.5:.5f}",
+             f"disagreements {len(values)}  cut {statistics.mean(v['cut'] for v in values):+.4f}  "
+             f"full {statistics.mean(full):+.4f} ± {1.96 * statistics.pstdev(full) / len(full) ** 0.5:.4f}"]
+    for lo, hi in BINS:
+        inside = [v for v in values if lo <= v["cut"] < hi]
+        if inside:
+            lines.append(f"  cut in [{lo:+.2f}, {hi:+.2f}): {len(inside):4d}  cut {statistics.mean(v['cut'] for v in inside):+.4f}"
+                         f"  full {statistics.mean(v['full'] for v in inside):+.4f}")
+    return "\n".join(lines)
+
+
+def _read(path: str) -> list[dict]:
+    with open(path) as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m research.deviations", description=__doc__.split("\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    c = sub.add_parser("collect", help="play searcher-against-greedy games, write the disagreements")
+    c.add_argument("--route", default="first-expedition")
+    c.add_argument("--players", type=int, default=4)
+    c.add_argument("--iterations", type=int, default=300)
+    c.add_argument("--deals", type=int, default=6)
+    c.add_argument("--seed", type=int, default=1)
+    c.add_argument("--out", required=True)
+    v = sub.add_parser("value", help="value each disagreement by cut and by full rollouts")
+    v.add_argument("rows")
+    v.add_argument("--iterations", type=int, default=1000)
+    v.add_argument("--seed", type=int, default=7)
+    v.add_argument("--out", required=True)
+    d = sub.add_parser("decide", help="the installed build's search decides the rows' positions again")
+    d.add_argument("rows")
+    d.add_argument("--iterations", type=int, default=300)
+    d.add_argument("--seed", type=int, default=100)
+    d.add_argument("--out", required=True)
+    r = sub.add_parser("report", help="summarize values")
+    r.add_argument("values", nargs="+")
+    args = parser.parse_args(argv)
+    if args.command == "collect":
+        print(f"collect route={args.route} players={args.players} iterations={args.iterations} "
+              f"deals={args.deals} seed={args.seed} -> {args.out}", file=sys.stderr)
+        with open(args.out, "a") as out:
+            for row in collect_rows(args.route, args.players, args.iterations, args.deals, args.seed):
+                print(json.dumps(row), file=out, flush=True)
+    elif args.command == "value":
+        print(f"value {args.rows} iterations={args.iterations} seed={args.seed} -> {args.out}", file=sys.stderr)
+        with open(args.out, "a") as out:
+            for i, row in enumerate(_read(args.rows)):
+                print(json.dumps(value_row(row, args.iterations, args.seed + 1000 * i)), file=out, flush=True)
+    elif args.command == "decide":
+        print(f"decide {args.rows} iterations={args.iterations} seed={args.seed} -> {args.out}", file=sys.stderr)
+        with open(args.out, "a") as out:
+            for row in decide_rows(_read(args.rows), args.iterations, args.seed):
+                print(json.dumps(row), file=out, flush=True)
+    else:
+        print(report([row for path in args.values for row in _read(path)]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
