@@ -92,7 +92,7 @@ class SearchDefaults:
     constant, not a searcher option."""
     halving_margin: float = 0.0
     """A halving root: the heuristic's decision is never cut from the race, and the other finalist
-    is chosen over it only when its mean reward is higher by more than this (0: no protection, the
+    is chosen over it only when its mean reward is higher by at least this (0: no protection, the
     better mean wins). An edition constant, not a searcher option."""
 
 
