@@ -40,13 +40,16 @@ import json
 import random
 import statistics
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 import engine
+from arena.statistics import mean_and_interval, plus_minus
 from bots.eldorado.heuristic import decide
 from bots.ismcts import Tree
 from bots.ismcts_policy import IsmctsPolicy
 from protocol.limits import Limits
+from research import read_jsonl
+from research.decision_values import positive_int
 
 ROW_FIELDS = ("deal", "seat", "position", "search", "greedy", "legal")
 BINS = ((-1.0, 0.0), (0.0, 0.01), (0.01, 0.03), (0.03, 0.06), (0.06, 1.0))
@@ -55,8 +58,8 @@ BINS = ((-1.0, 0.0), (0.0, 0.01), (0.01, 0.03), (0.03, 0.06), (0.06, 1.0))
 
 def collect_rows(route: str, players: int, iterations: int, deals: int, seed: int,
                  max_decisions: int = 0) -> Iterator[dict]:
-    """Plays `deals` games dealt from seed, seed + 1, … (the searching seat the deal's index modulo
-    `players`, the default search at `iterations` a decision, greedy elsewhere) and yields a row
+    """Plays `deals` games dealt from seed, seed + 1, … (the searching seat the game's place in the
+    run modulo `players`, the default search at `iterations` a decision, greedy elsewhere) and yields a row
     (ROW_FIELDS) per decision of the searching seat with two legal decisions of different text;
     `max_decisions` ends a game after that many rows (0: none)."""
     for k in range(deals):
@@ -83,7 +86,7 @@ def collect_rows(route: str, players: int, iterations: int, deals: int, seed: in
             state.apply(chosen)
 
 
-def decide_rows(rows: list[dict], iterations: int, seed: int) -> Iterator[dict]:
+def decide_rows(rows: Iterable[dict], iterations: int, seed: int) -> Iterator[dict]:
     """The rows with the search's decision made again, by the installed build's default search at
     `iterations`, each from its own seed."""
     for i, row in enumerate(rows):
@@ -97,12 +100,11 @@ def paired_value(state: engine.State, seat: int, a: int, b: int, cutoff_turns: i
     """The halving race of decisions a and b alone from `seat`'s view (common worlds, heuristic
     rollouts as the edition's search plays them, cut after `cutoff_turns` turns or, with 0, played to
     the end): a's mean reward minus b's."""
-    search = engine.get_edition("eldorado").search
+    edition = engine.get_edition("eldorado")
     tree = Tree(max(1024, iterations + 16))
     tree.configure(rollout="heuristic", epsilon=0.0, others="heuristic", max_depth=1,
-                   cutoff_turns=cutoff_turns, halving=True, halving_floor=search.halving_floor)
-    heuristic = engine.get_edition("eldorado").heuristic.value
-    tree.begin(state.view(seat).state, seat, seed, False, heuristic=heuristic, only=[a, b])
+                   cutoff_turns=cutoff_turns, halving=True, halving_floor=edition.search.halving_floor)
+    tree.begin(state.view(seat).state, seat, seed, False, heuristic=edition.heuristic.value, only=[a, b])
     tree.run(iterations, 0, 0, 0, False)
     means = {d: total / visits for d, visits, _, total in tree.root_children() if visits}
     return means[a] - means[b]
@@ -126,15 +128,15 @@ def value_row(row: dict, iterations: int, seed: int) -> dict:
 def report(values: list[dict]) -> str:
     """The mean full value per decision, the mean cut and full values of the disagreements, and
     their full value by bins of the cut one."""
-    per_decision = [v["full"] for v in values]
+    decisions = len(values)
+    per_decision = mean_and_interval([v["full"] for v in values])
     values = [v for v in values if v["search"] != v["greedy"]]
     if not values:
         return "no disagreements"
-    full = [v["full"] for v in values]
-    lines = [f"decisions {len(per_decision)}  full {statistics.mean(per_decision):+.5f} a decision"
-             f" ± {1.96 * statistics.pstdev(per_decision) / len(per_decision) ** 0.5:.5f}",
+    full = mean_and_interval([v["full"] for v in values])
+    lines = [f"decisions {decisions}  full {per_decision[0]:+.5f} a decision{plus_minus(per_decision[1], 5)}",
              f"disagreements {len(values)}  cut {statistics.mean(v['cut'] for v in values):+.4f}  "
-             f"full {statistics.mean(full):+.4f} ± {1.96 * statistics.pstdev(full) / len(full) ** 0.5:.4f}"]
+             f"full {full[0]:+.4f}{plus_minus(full[1], 4)}"]
     for lo, hi in BINS:
         inside = [v for v in values if lo <= v["cut"] < hi]
         if inside:
@@ -143,29 +145,24 @@ def report(values: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def _read(path: str) -> list[dict]:
-    with open(path) as f:
-        return [json.loads(line) for line in f if line.strip()]
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m research.deviations", description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
     c = sub.add_parser("collect", help="play searcher-against-greedy games, write the disagreements")
     c.add_argument("--route", default="first-expedition")
-    c.add_argument("--players", type=int, default=4)
-    c.add_argument("--iterations", type=int, default=300)
-    c.add_argument("--deals", type=int, default=6)
+    c.add_argument("--players", type=positive_int, default=4)
+    c.add_argument("--iterations", type=positive_int, default=300)
+    c.add_argument("--deals", type=positive_int, default=6)
     c.add_argument("--seed", type=int, default=1)
     c.add_argument("--out", required=True)
     v = sub.add_parser("value", help="value each disagreement by cut and by full rollouts")
     v.add_argument("rows")
-    v.add_argument("--iterations", type=int, default=1000)
+    v.add_argument("--iterations", type=positive_int, default=1000)
     v.add_argument("--seed", type=int, default=7)
     v.add_argument("--out", required=True)
     d = sub.add_parser("decide", help="the installed build's search decides the rows' positions again")
     d.add_argument("rows")
-    d.add_argument("--iterations", type=int, default=300)
+    d.add_argument("--iterations", type=positive_int, default=300)
     d.add_argument("--seed", type=int, default=100)
     d.add_argument("--out", required=True)
     r = sub.add_parser("report", help="summarize values")
@@ -180,15 +177,15 @@ def main(argv: list[str] | None = None) -> int:
     elif args.command == "value":
         print(f"value {args.rows} iterations={args.iterations} seed={args.seed} -> {args.out}", file=sys.stderr)
         with open(args.out, "a") as out:
-            for i, row in enumerate(_read(args.rows)):
+            for i, row in enumerate(read_jsonl(args.rows)):
                 print(json.dumps(value_row(row, args.iterations, args.seed + 1000 * i)), file=out, flush=True)
     elif args.command == "decide":
         print(f"decide {args.rows} iterations={args.iterations} seed={args.seed} -> {args.out}", file=sys.stderr)
         with open(args.out, "a") as out:
-            for row in decide_rows(_read(args.rows), args.iterations, args.seed):
+            for row in decide_rows(read_jsonl(args.rows), args.iterations, args.seed):
                 print(json.dumps(row), file=out, flush=True)
     else:
-        print(report([row for path in args.values for row in _read(path)]))
+        print(report([row for path in args.values for row in read_jsonl(path)]))
     return 0
 
 

@@ -50,6 +50,7 @@ import numpy as np
 
 import engine
 from bots.eldorado.heuristic import decide, distances, race_estimate
+from research import read_jsonl
 from research.decision_values import positive_int
 
 OFFSET = 2.0
@@ -141,13 +142,6 @@ def turns_of(games: Iterable[dict]) -> list[Turns]:
             for _, rows in sorted(groups.items())]
 
 
-def read_games(path: str) -> Iterator[dict]:
-    with open(path) as f:
-        for line in f:
-            if line.strip():
-                yield json.loads(line)
-
-
 # ----- fitting ------------------------------------------------------------------------------------
 
 def design(t: Turns, offset: float) -> np.ndarray:
@@ -235,7 +229,7 @@ def _collect_command(args: argparse.Namespace) -> int:
 
 
 def _fit_command(args: argparse.Namespace) -> int:
-    files = {path: turns_of(read_games(path)) for path in args.files}
+    files = {path: turns_of(read_jsonl(path)) for path in args.files}
     empty = [path for path, groups in files.items() if not groups]
     if empty:
         print(f"no game with a winner in {', '.join(empty)}", file=sys.stderr)
