@@ -13,7 +13,10 @@ It undervalues decisions only a searching seat can follow up, so it is a yardsti
         --deals 6 --seed 1 --out deviations.jsonl
     python -m research.deviations value deviations.jsonl --iterations 1000 --out values.jsonl
     python -m research.deviations report values.jsonl
-    python -m research.deviations decide deviations.jsonl --iterations 300 --out other.jsonl
+    python -m research.deviations decide deviations.jsonl --iterations 300 --set cutoff_turns=3 \\
+        --jobs 2 --out other.jsonl
+    python -m research.deviations value other.jsonl --reuse values.jsonl --jobs 2 --out other-values.jsonl
+    python -m research.deviations compare values.jsonl other-values.jsonl
 
 `collect` plays searcher-against-greedy games (the searching seat moves on with each deal) and
 writes every decision of the searching seat that has two legal decisions of different text: the
@@ -23,8 +26,13 @@ searching seat's share of first place; an agreement is worth 0 to both). `report
 of each, per decision and per disagreement, and the full value by bins of the cut value: where the
 search's own estimate of its advantage is small, its deviations are what noise chose. `decide` has
 the search of the installed build decide the same positions again (another seed, another budget,
-another build), so that two searches are compared on the same decisions: the mean full value per
-decision is what each gains over greedy there.
+another build; `--set` changes a field of the edition's `SearchDefaults` for that run), so that two
+searches are compared on the same decisions: the mean full value per decision is what each gains over
+greedy there, and `compare` pairs two such files position by position. `value --reuse` copies the
+values of the rows whose decisions an earlier file of the same positions valued already (a row's
+seeds are its index's): most decisions of two searches are the same, so a second search is valued
+in a fraction of the time. The full value depends on greedy alone; the cut one on the build that
+valued it, so reuse a file valued by the same build.
 
 >>> rows = list(collect_rows("witchs-cauldron", 4, iterations=30, deals=1, seed=1, max_decisions=4))
 >>> sorted(rows[0]) == sorted(ROW_FIELDS)
@@ -36,11 +44,13 @@ True
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import random
 import statistics
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
+from multiprocessing import Pool
 
 import engine
 from arena.statistics import mean_and_interval, plus_minus
@@ -49,6 +59,7 @@ from bots.ismcts import Tree
 from bots.ismcts_policy import IsmctsPolicy
 from protocol.limits import Limits
 from research import read_jsonl
+from engine.editions import get_edition, register, unregister
 from research.decision_values import positive_int
 
 ROW_FIELDS = ("deal", "seat", "position", "search", "greedy", "legal")
@@ -86,13 +97,55 @@ def collect_rows(route: str, players: int, iterations: int, deals: int, seed: in
             state.apply(chosen)
 
 
-def decide_rows(rows: Iterable[dict], iterations: int, seed: int) -> Iterator[dict]:
+def set_search(settings: Sequence[str]) -> None:
+    """Changes fields of the `eldorado` record's `SearchDefaults` in this process (`field=value`, the
+    value converted to the field's type): the record is replaced in the registry, where the search
+    reads it.
+
+    >>> before = get_edition("eldorado")
+    >>> set_search(["halving_margin=0.04", "cutoff_turns=3"])
+    >>> get_edition("eldorado").search.halving_margin, get_edition("eldorado").search.cutoff_turns
+    (0.04, 3)
+    >>> unregister(get_edition("eldorado")); _ = register(before)
+    >>> set_search(["margin=1"])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ValueError: no search setting 'margin': one of round_spread, infer, ...
+    """
+    record = get_edition("eldorado")
+    fields = {f.name: f for f in dataclasses.fields(record.search)}
+    changes: dict[str, object] = {}
+    for setting in settings:
+        name, _, text = setting.partition("=")
+        if name not in fields:
+            raise ValueError(f"no search setting {name!r}: one of {', '.join(fields)}")
+        kind = type(getattr(record.search, name))
+        changes[name] = text.lower() in ("1", "true", "yes") if kind is bool else kind(text)
+    if changes:
+        unregister(record)
+        register(dataclasses.replace(record, search=dataclasses.replace(record.search, **changes)))
+
+
+def _decide_one(job: tuple[int, dict, int, int]) -> dict:
+    i, row, iterations, seed = job
+    state = engine.parse_position(row["position"])
+    chosen = IsmctsPolicy(seed=seed + i).choose(state.view(row["seat"]), Limits(iterations=iterations))
+    return {**row, "search": state.decision_to_text(chosen)}
+
+
+def decide_rows(rows: Iterable[dict], iterations: int, seed: int, jobs: int = 1) -> Iterator[dict]:
     """The rows with the search's decision made again, by the installed build's default search at
-    `iterations`, each from its own seed."""
-    for i, row in enumerate(rows):
-        state = engine.parse_position(row["position"])
-        chosen = IsmctsPolicy(seed=seed + i).choose(state.view(row["seat"]), Limits(iterations=iterations))
-        yield {**row, "search": state.decision_to_text(chosen)}
+    `iterations`, each from its own seed (`jobs` processes; the same decisions with any number)."""
+    work = ((i, row, iterations, seed) for i, row in enumerate(rows))
+    yield from _mapped(_decide_one, work, jobs)
+
+
+def _mapped(function, work: Iterable, jobs: int) -> Iterator:
+    """function over work in order, in `jobs` processes (forked: they inherit `set_search`)."""
+    if jobs <= 1:
+        yield from map(function, work)
+        return
+    with Pool(jobs) as pool:
+        yield from pool.imap(function, work, chunksize=4)
 
 
 def paired_value(state: engine.State, seat: int, a: int, b: int, cutoff_turns: int, iterations: int,
@@ -123,6 +176,36 @@ def value_row(row: dict, iterations: int, seed: int) -> dict:
     return {**keep,
             "cut": round(paired_value(state, row["seat"], a, b, cut, iterations, seed), 5),
             "full": round(paired_value(state, row["seat"], a, b, 0, 2 * iterations, seed), 5)}
+
+
+def _value_one(job: tuple[int, dict, int, int]) -> dict:
+    i, row, iterations, seed = job
+    return value_row(row, iterations, seed + 1000 * i)
+
+
+def value_rows(rows: Iterable[dict], iterations: int, seed: int, reuse: Sequence[dict] = (),
+               jobs: int = 1) -> Iterator[dict]:
+    """Every row valued (`value_row`, row i from seed + 1000 i), in order; a row whose search and
+    greedy decisions are those of row i of `reuse` (values of the same positions) takes that value."""
+    rows = list(rows)
+    done = {i: old for i, (row, old) in enumerate(zip(rows, reuse))
+            if (old["search"], old["greedy"]) == (row["search"], row["greedy"])}
+    fresh = _mapped(_value_one, ((i, row, iterations, seed) for i, row in enumerate(rows) if i not in done), jobs)
+    for i in range(len(rows)):
+        yield done[i] if i in done else next(fresh)
+
+
+def compare(first: Sequence[dict], second: Sequence[dict]) -> str:
+    """Two searches' values of the same positions paired: the second's full value minus the first's,
+    a decision, with its 95% interval; their disagreements with greedy, and where they differ."""
+    if len(first) != len(second) or any((a["deal"], a["seat"], a["greedy"]) != (b["deal"], b["seat"], b["greedy"])
+                                         for a, b in zip(first, second)):
+        raise ValueError("the two files do not value the same positions in the same order")
+    mean, half = mean_and_interval([b["full"] - a["full"] for a, b in zip(first, second)])
+    return (f"second - first: {mean:+.5f} a decision{plus_minus(half, 5)} over {len(first)} decisions; "
+            f"disagreements with greedy {sum(a['search'] != a['greedy'] for a in first)} and "
+            f"{sum(b['search'] != b['greedy'] for b in second)}; "
+            f"the two decide differently at {sum(a['search'] != b['search'] for a, b in zip(first, second))}")
 
 
 def report(values: list[dict]) -> str:
@@ -159,14 +242,22 @@ def main(argv: list[str] | None = None) -> int:
     v.add_argument("rows")
     v.add_argument("--iterations", type=positive_int, default=1000)
     v.add_argument("--seed", type=int, default=7)
+    v.add_argument("--reuse", help="a values file of the same positions: rows decided alike copy its values")
+    v.add_argument("--jobs", type=positive_int, default=1)
     v.add_argument("--out", required=True)
     d = sub.add_parser("decide", help="the installed build's search decides the rows' positions again")
     d.add_argument("rows")
     d.add_argument("--iterations", type=positive_int, default=300)
     d.add_argument("--seed", type=int, default=100)
+    d.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE",
+                   help="a field of the edition's SearchDefaults changed for this run (repeatable)")
+    d.add_argument("--jobs", type=positive_int, default=1)
     d.add_argument("--out", required=True)
     r = sub.add_parser("report", help="summarize values")
     r.add_argument("values", nargs="+")
+    p = sub.add_parser("compare", help="two searches' values of the same positions, paired")
+    p.add_argument("first")
+    p.add_argument("second")
     args = parser.parse_args(argv)
     if args.command == "collect":
         print(f"collect route={args.route} players={args.players} iterations={args.iterations} "
@@ -176,14 +267,22 @@ def main(argv: list[str] | None = None) -> int:
                 print(json.dumps(row), file=out, flush=True)
     elif args.command == "value":
         print(f"value {args.rows} iterations={args.iterations} seed={args.seed} -> {args.out}", file=sys.stderr)
+        reuse = list(read_jsonl(args.reuse)) if args.reuse else []
         with open(args.out, "a") as out:
-            for i, row in enumerate(read_jsonl(args.rows)):
-                print(json.dumps(value_row(row, args.iterations, args.seed + 1000 * i)), file=out, flush=True)
+            for value in value_rows(read_jsonl(args.rows), args.iterations, args.seed, reuse, args.jobs):
+                print(json.dumps(value), file=out, flush=True)
     elif args.command == "decide":
-        print(f"decide {args.rows} iterations={args.iterations} seed={args.seed} -> {args.out}", file=sys.stderr)
+        try:
+            set_search(args.set)
+        except ValueError as error:
+            parser.error(str(error))
+        print(f"decide {args.rows} iterations={args.iterations} seed={args.seed} set={','.join(args.set) or '-'}"
+              f" -> {args.out}", file=sys.stderr)
         with open(args.out, "a") as out:
-            for row in decide_rows(read_jsonl(args.rows), args.iterations, args.seed):
+            for row in decide_rows(read_jsonl(args.rows), args.iterations, args.seed, args.jobs):
                 print(json.dumps(row), file=out, flush=True)
+    elif args.command == "compare":
+        print(compare(list(read_jsonl(args.first)), list(read_jsonl(args.second))))
     else:
         print(report([row for path in args.values for row in read_jsonl(path)]))
     return 0
