@@ -39,6 +39,9 @@ POLL_MS = 2
 """How often a search looks at a stop event that is not a `StopSignal` (which calls it back)."""
 INFO_MS = 500
 """Interval of the `info` lines during a search (one more comes at the end)."""
+VERIFY_SHARE = 0.25
+"""Under a clock, the share of a decision's time the first race leaves to the check of its choice
+against the end of the game, where the edition has one (`SearchDefaults.verify_iterations`)."""
 
 # Defaults, tuned with duplicate matches against greedy (docs/strength.md): flat Monte Carlo over
 # the root decisions with the edition's heuristic playing every seat to the end of the round.
@@ -86,6 +89,10 @@ class SearchReport:
     """Why each tree stopped (iterations, deadline, stop, nodes, settled)."""
     reused: int = 0
     """Trees that kept a subtree of the previous search."""
+    verified: float | None = None
+    """Where the search's choice was checked against the end of the game (`SearchDefaults.
+    verify_iterations`): its mean reward there minus the heuristic's decision's; below 0 the
+    heuristic's decision was played instead."""
 
 
 class IsmctsPolicy(Policy):
@@ -158,6 +165,8 @@ class IsmctsPolicy(Policy):
         """The heuristic's decision in the position being searched (MinVisits, a halving margin)."""
         self._margin = 0.0
         """The edition's `halving_margin` where its root is a halving race, else 0."""
+        self._verifier: Tree | None = None
+        """The tree of the check against the end of the game (`SearchDefaults.verify_iterations`)."""
         self._provisional: tuple[View | None, int | None] = (None, None)
         """(the view being decided, the heuristic's decision for it), for `provisional`."""
         self._snapshot: dict[int, tuple[int, float]] = {}
@@ -199,18 +208,29 @@ class IsmctsPolicy(Policy):
         search defaults (`Edition.search`)."""
         if len(self._trees) != self.settings["Threads"]:
             self._allocate_trees()
-        s = self.settings
-        candidates = edition.search.root_candidates if s["RootCandidates"] < 0 else s["RootCandidates"]
         for tree in self._trees:
-            tree.configure(exploration=s["Exploration"] / 100.0, rollout=s["Rollout"], epsilon=s["Epsilon"] / 100.0,
-                           reward=s["Reward"], scale=self._scale(edition), residual=s["Residual"] / 100.0,
-                           score_weight=s["ScoreWeight"] / 100.0, score_scale=self._scale(edition),
-                           others=s["Others"], max_depth=s["MaxDepth"], root_candidates=candidates,
-                           cutoff_turns=edition.search.cutoff_turns, haste=edition.search.haste,
-                           halving=edition.search.halving, halving_floor=edition.search.halving_floor,
-                           halving_protect=edition.search.halving_margin > 0)
+            tree.configure(**self._tree_settings(edition))
         self._margin = edition.search.halving_margin if edition.search.halving else 0.0
         return self._trees
+
+    def _tree_settings(self, edition: Edition) -> dict[str, Any]:
+        """`Tree.configure`'s arguments: the options, and the edition's search defaults where they
+        say `auto` (or -1)."""
+        s = self.settings
+        candidates = edition.search.root_candidates if s["RootCandidates"] < 0 else s["RootCandidates"]
+        return dict(exploration=s["Exploration"] / 100.0, rollout=s["Rollout"], epsilon=s["Epsilon"] / 100.0,
+                    reward=s["Reward"], scale=self._scale(edition), residual=s["Residual"] / 100.0,
+                    score_weight=s["ScoreWeight"] / 100.0, score_scale=self._scale(edition),
+                    others=s["Others"], max_depth=s["MaxDepth"], root_candidates=candidates,
+                    cutoff_turns=edition.search.cutoff_turns, haste=edition.search.haste,
+                    halving=edition.search.halving, halving_floor=edition.search.halving_floor,
+                    halving_protect=edition.search.halving_margin > 0)
+
+    @staticmethod
+    def _verify_iterations(edition: Edition) -> int:
+        """Worlds of the check of a departure from the heuristic against the end of the game (0: none)."""
+        search = edition.search
+        return search.verify_iterations if search.halving and search.halving_margin > 0 else 0
 
     # ----- deciding --------------------------------------------------------------------------------
     def choose(self, view: View, limits: Limits | None, stop: threading.Event | None = None,
@@ -228,6 +248,8 @@ class IsmctsPolicy(Policy):
         early = {"always": True, "never": False}.get(self.settings["EarlyStop"], deadline > 0)
         edition = engine.get_edition(view.state.edition)
         trees = self._ensure_trees(edition)
+        verify = self._verify_iterations(edition)
+        race_deadline = started + int((deadline - started) * (1 - VERIFY_SHARE)) if verify and deadline else deadline
         # A halving search is flat and starts afresh: nothing below the root is worth keeping.
         reuse = self.settings["Reuse"] and not trees[0].halving
         path = self._reuse_path(view, trees[0].others_in_tree) if reuse else None
@@ -250,10 +272,14 @@ class IsmctsPolicy(Policy):
         quotas = _split(iterations, len(trees)) if iterations is not None else [2**62] * len(trees)
         node_limit = max(2, nodes // len(trees)) if nodes is not None else 0
         if len(trees) == 1 and stop is None and info is None:
-            trees[0].run(quotas[0], deadline, 0, node_limit, early)
+            trees[0].run(quotas[0], race_deadline, 0, node_limit, early)
         else:
-            self._searched(trees, quotas, deadline, node_limit, early, stop, info, view, started)
+            self._searched(trees, quotas, race_deadline, node_limit, early, stop, info, view, started)
         report = self._report(trees, view, started, reused, legal)
+        choice = self._heuristic_choice
+        if verify and choice is not None and report.decision != choice and "stop" not in report.reasons \
+                and not (stop is not None and stop.is_set()):
+            self._verify(report, view, edition, choice, verify, deadline, base, model, started)
         self.last_search = report
         decision = report.decision
         assert decision is not None  # a report always makes a choice
@@ -262,6 +288,31 @@ class IsmctsPolicy(Policy):
             for line in self._info(report, view):
                 info(line)
         return decision
+
+    def _verify(self, report: SearchReport, view: View, edition: Edition, choice: int, iterations: int,
+                deadline: int, seed: int, model: OpponentModel | None, started: int) -> None:
+        """Races the report's decision against the heuristic's `choice` again, rollouts played to the
+        end of the game in common worlds, and puts `choice` first unless the decision's mean is at
+        least as high there (`SearchReport.verified`)."""
+        decision = report.decision
+        assert decision is not None
+        if self._verifier is None or self._verifier.capacity < iterations + 16:
+            self._verifier = Tree(max(1024, iterations + 16))
+        tree = self._verifier
+        tree.configure(**{**self._tree_settings(edition), "cutoff_turns": 0, "root_candidates": 0,
+                          "halving_protect": False})
+        heuristic = edition.heuristic.value if edition.heuristic is not None else None
+        tree.begin(view.state, view.seat, (seed ^ 0x5851F42D4C957F2D) % 2**64, False, heuristic=heuristic,
+                   inference=model, only=[decision, choice])
+        tree.run(iterations, deadline, 0, 0, False)
+        means = {d: total / visits for d, visits, _, total in tree.root_children() if visits}
+        if decision not in means or choice not in means:
+            return  # the clock left no world to compare them in: the search's choice stands
+        report.verified = means[decision] - means[choice]
+        report.elapsed_ms = (monotonic_ns() - started) / 1e6
+        if report.verified < 0:
+            ranked = [choice] + [d for d in report.ranked if d != choice][:max(0, len(report.ranked) - 1)]
+            self._fill(report, ranked, report.lines)
 
     def provisional(self, view: View) -> int | None:
         """While `choose(view)` searches: the most visited decision of the latest snapshot once it

@@ -94,6 +94,13 @@ class SearchDefaults:
     """A halving root: the heuristic's decision is never cut from the race, and the other finalist
     is chosen over it only when its mean reward is higher by at least this (0: no protection, the
     better mean wins). An edition constant, not a searcher option."""
+    verify_iterations: int = 0
+    """A halving root with a margin: where the search would leave the heuristic's decision, the two
+    race again over this many worlds with rollouts played to the end of the game (common worlds, every
+    seat the heuristic), and the search leaves the heuristic's decision only if that race does not
+    rate it lower: the cut rollouts' evaluation is the search's bias, the end of the game is not
+    (0: no such check). On top of an iteration budget; under a clock the first race leaves it
+    `VERIFY_SHARE` of the time. An edition constant, not a searcher option."""
 
 
 @dataclass(frozen=True)
