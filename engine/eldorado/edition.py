@@ -40,9 +40,11 @@ average, and with 4 players a margin of 0.02 finished first in 0.460 of 200 game
 against 0.375 without (research/notebook.md, "El Dorado: a margin for greedy's decision")."""
 VERIFY_ITERATIONS = 100
 """Worlds in which a departure of the search from the heuristic's decision is raced again, rollouts
-played to the end of the game (`SearchDefaults.verify_iterations`): with 4 players on witchs-cauldron
-at 300 iterations, first in 0.510 of 200 games against 0.460 without the check on the same deals
-(research/notebook.md, "El Dorado: a check against the end of the game")."""
+played to the end of the game (`SearchDefaults.verify_iterations`). Against greedy, with the check and
+without on the same deals: 4 players, first in 0.510 against 0.460 (witchs-cauldron, 300 iterations)
+and 0.450 (first-expedition, 500); 2 players, 0.940 against 0.840 (witchs-cauldron, 600) and 0.910
+against 0.760 (first-expedition, 1,000) (research/notebook.md, "El Dorado: a check against the end of
+the game")."""
 QUICK_ROUNDS = 20
 """`max_rounds` of a short game (random games never finish and end at the round limit)."""
 QUICK_ITERATIONS = 7500
