@@ -311,7 +311,7 @@ class IsmctsPolicy(Policy):
         report.verified = means[decision] - means[choice]
         report.elapsed_ms = (monotonic_ns() - started) / 1e6
         if report.verified < 0:
-            ranked = [choice] + [d for d in report.ranked if d != choice][:max(0, len(report.ranked) - 1)]
+            ranked = [choice, *(d for d in report.ranked if d != choice)][:len(report.ranked)]
             self._fill(report, ranked, report.lines)
 
     def provisional(self, view: View) -> int | None:

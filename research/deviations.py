@@ -58,8 +58,8 @@ from bots.eldorado.heuristic import decide
 from bots.ismcts import Tree
 from bots.ismcts_policy import IsmctsPolicy
 from protocol.limits import Limits
-from research import read_jsonl
 from engine.editions import get_edition, register, unregister
+from research import read_jsonl
 from research.decision_values import positive_int
 
 ROW_FIELDS = ("deal", "seat", "position", "search", "greedy", "legal")
@@ -110,6 +110,9 @@ def set_search(settings: Sequence[str]) -> None:
     >>> set_search(["margin=1"])  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ValueError: no search setting 'margin': one of round_spread, infer, ...
+    >>> set_search(["cutoff_turns=two"])
+    Traceback (most recent call last):
+    ValueError: search setting cutoff_turns: expected int, got 'two'
     """
     record = get_edition("eldorado")
     fields = {f.name: f for f in dataclasses.fields(record.search)}
@@ -119,7 +122,10 @@ def set_search(settings: Sequence[str]) -> None:
         if name not in fields:
             raise ValueError(f"no search setting {name!r}: one of {', '.join(fields)}")
         kind = type(getattr(record.search, name))
-        changes[name] = text.lower() in ("1", "true", "yes") if kind is bool else kind(text)
+        try:
+            changes[name] = text.lower() in ("1", "true", "yes") if kind is bool else kind(text)
+        except ValueError:
+            raise ValueError(f"search setting {name}: expected {kind.__name__}, got {text!r}") from None
     if changes:
         unregister(record)
         register(dataclasses.replace(record, search=dataclasses.replace(record.search, **changes)))
