@@ -93,6 +93,8 @@ class SearchReport:
     """Where the search's choice was checked against the end of the game (`SearchDefaults.
     verify_iterations`): its mean reward there minus the heuristic's decision's; below 0 the
     heuristic's decision was played instead."""
+    checked: tuple[int, int] | None = None
+    """The two decisions of that check: the search's choice, the heuristic's."""
 
 
 class IsmctsPolicy(Policy):
@@ -309,6 +311,7 @@ class IsmctsPolicy(Policy):
         if decision not in means or choice not in means:
             return  # the clock left no world to compare them in: the search's choice stands
         report.verified = means[decision] - means[choice]
+        report.checked = (decision, choice)
         report.elapsed_ms = (monotonic_ns() - started) / 1e6
         if report.verified < 0:
             ranked = [choice, *(d for d in report.ranked if d != choice)][:len(report.ranked)]
@@ -501,25 +504,33 @@ class IsmctsPolicy(Policy):
 
     def _info(self, report: SearchReport, view: View) -> list[dict[str, Any]]:
         """The `info` lines of a report: one, or with `MultiPV` above 1 one per ranked decision
-        (`multipv` k, its `visits`, `value` and line), best first, the search's figures on each."""
+        (`multipv` k, its `visits`, `value` and line), best first, the search's figures on each;
+        then, where the search's choice was checked against the end of the game, an `info string`
+        saying what the check found (`check <choice> <difference> against <heuristic's>: played`
+        or `vetoed`)."""
         elapsed = max(report.elapsed_ms, 1e-3)
         figures: dict[str, Any] = {
             "iterations": report.iterations, "nodes": report.nodes, "time": int(report.elapsed_ms),
             "rate": int(report.iterations * 1000 / elapsed)}
         text = view.state.decision_to_text
+        lines = []
         if self.settings["MultiPV"] == 1 or not report.ranked:
             out = dict(figures)
             if report.value is not None:
                 out["value"] = round(report.value, 4)
             if report.pv:
                 out["pv"] = [text(d) for d in report.pv]
-            return [out]
-        lines = []
-        for rank, d in enumerate(report.ranked, 1):
-            visits, value = report.children.get(d, (0, None))
-            line = {"multipv": rank, **figures, "visits": visits, "value": None if value is None else round(value, 4),
-                    "pv": [text(x) for x in report.lines[d]]}
-            lines.append({key: v for key, v in line.items() if v is not None})
+            lines.append(out)
+        else:
+            for rank, d in enumerate(report.ranked, 1):
+                visits, value = report.children.get(d, (0, None))
+                line = {"multipv": rank, **figures, "visits": visits,
+                        "value": None if value is None else round(value, 4), "pv": [text(x) for x in report.lines[d]]}
+                lines.append({key: v for key, v in line.items() if v is not None})
+        if report.checked is not None and report.verified is not None:
+            choice, heuristic = report.checked
+            verdict = "played" if report.decision == choice else "vetoed"
+            lines.append({"string": f"check {text(choice)} {report.verified:+.4f} against {text(heuristic)}: {verdict}"})
         return lines
 
     # ----- tree reuse ------------------------------------------------------------------------------

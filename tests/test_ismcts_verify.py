@@ -60,6 +60,16 @@ def test_a_departure_that_wins_at_the_end_of_the_game_is_played():
     assert state.decision_to_text(report.decision) == "Sa>127"
 
 
+def test_the_check_is_reported_in_an_info_string():
+    view = engine.parse_position(BLOCKADE_POSITION).view(0)
+    vetoed, played = _checked("Sc>126", "Sa>127"), _checked("Sa>127", "Sc>126")
+    bot = IsmctsPolicy(seed=1)
+    line = bot._info(vetoed, view)[-1]["string"]
+    assert line.startswith("check Sc>126 -0.") and line.endswith(" against Sa>127: vetoed")
+    assert bot._info(played, view)[-1]["string"].endswith(" against Sc>126: played")
+    assert all("string" not in line for line in bot._info(SearchReport(decision=1, pv=[1]), view))
+
+
 def _game_views(players: int = 4, seed: int = 3, count: int = 24):
     """The searching seat's views along a game of greedy play (seat 0's turns)."""
     state = engine.new_game("eldorado", seed=seed, players=players, route="witchs-cauldron")
@@ -87,6 +97,21 @@ def test_the_check_runs_exactly_where_the_race_departs():
         else:
             checked += 1
             assert (decision == choice) == (report.verified < 0)
+    assert checked > 0
+
+
+def test_a_search_reports_its_check_to_the_info_callback():
+    bot = IsmctsPolicy(seed=5)
+    checked = 0
+    for view in _game_views(count=12):
+        lines: list[dict] = []
+        bot.choose(view, Limits(iterations=120), info=lines.append)
+        strings = [line["string"] for line in lines if "string" in line]
+        report = bot.last_search
+        assert len(strings) == (report.verified is not None)
+        if strings:
+            checked += 1
+            assert strings[0].startswith(f"check {view.state.decision_to_text(report.checked[0])} ")
     assert checked > 0
 
 
