@@ -9,7 +9,7 @@ import json
 import pytest
 
 MODULES = ["research", "research.benchmark", "research.decision_values", "research.deviations", "research.evaluation_fit",
-           "research.record_traces", "research.search_traces", "research.trace_research", "research.turn_clock"]
+           "research.record_traces", "research.rl_floor", "research.search_traces", "research.trace_research", "research.turn_clock"]
 
 
 @pytest.mark.parametrize("name", MODULES)
@@ -26,3 +26,10 @@ def test_the_benchmark_measures_speed_and_strength_against_random(capsys):
     figures = json.loads(capsys.readouterr().out)
     assert figures["edition"] == "partners" and figures["heuristic_rounds_per_s"] > 0
     assert figures["vs_random_score"] > 0.9, figures
+
+
+def test_the_rl_floor_finds_where_the_batched_step_writes_its_observation():
+    from research.rl_floor import SOURCE, cut_observation
+
+    cut = cut_observation(SOURCE.read_text())
+    assert cut.count("        return\n        if self.update_fn is NULL:\n") == 1
