@@ -6,9 +6,9 @@ the moment, such a state must show the seat exactly its view, and must vary what
 """
 from __future__ import annotations
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
-from helpers import edition_cases, random_state, short_options
+from helpers import EditionCase, edition_cases, random_state, short_options
 
 from bots.ismcts import Tree
 
@@ -28,6 +28,9 @@ def _placed(text: str) -> str:
 @settings(max_examples=60, deadline=None)
 @given(case=st.sampled_from(CASES), seed=st.integers(0, 2**32), steps=st.integers(0, 120),
        tree_seed=st.integers(0, 2**64 - 1))
+# 3 players, seat 0 to move: the others' last cards lie in their hands and draw piles two ways, one
+# in about five deals (met in CI: 16 samples alike is then a 1-in-18 chance)
+@example(case=EditionCase("eldorado", 3), seed=15, steps=14, tree_seed=367)
 def test_samples_show_the_seat_exactly_its_view(case, seed, steps, tree_seed):
     truth = random_state(case, seed, steps, **short_options(case))
     if truth.is_terminal():
@@ -43,7 +46,16 @@ def test_samples_show_the_seat_exactly_its_view(case, seed, steps, tree_seed):
         assert _public(sample.view_text(seat)) == _public(truth.view_text(seat))
         assert sample.legal() == truth.legal()
         seen.add(_placed(sample.to_text()))
-    # where the engine's own resampler can place the unseen cards otherwise, so must the searcher's
+    # where the engine's own resampler can place the unseen cards otherwise, so must the searcher's.
+    # A position may hide only two placements, one rare (e.g. 4 in 5 of the deals agree): the
+    # searcher then samples on, up to 1,024 deals, before it is taken to copy what it cannot see.
     hidden = len({_placed(truth.determinized(seat, k).to_text()) for k in range(16)}) > 1
+    for _ in range(1024 if hidden else 0):
+        if len(seen) > 1:
+            break
+        sample = view.state.copy()
+        tree.sample(sample)
+        seen.add(_placed(sample.to_text()))
     if hidden:
         assert len(seen) > 1  # what the seat cannot see is redealt, not copied
+
