@@ -58,4 +58,3 @@ def test_samples_show_the_seat_exactly_its_view(case, seed, steps, tree_seed):
         seen.add(_placed(sample.to_text()))
     if hidden:
         assert len(seen) > 1  # what the seat cannot see is redealt, not copied
-
