@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import threading
 
-import engine
 from engine import View
 from protocol.decider import Decider
 from protocol.limits import Limits
@@ -31,13 +30,6 @@ class InstantPolicy(Policy):
     @property
     def fast_decider(self) -> Decider:
         return self.decider
-
-    def new_game(self, edition: str, options: dict[str, int], players: int, seat: int) -> None:
-        """Loads the edition's heuristic now (its module builds its tables at import), so that
-        the first `go` of a game costs what every other does."""
-        record = engine.get_edition(edition)
-        if record.heuristic is not None:
-            record.heuristic.value
 
     def choose(self, view: View, limits: Limits | None, stop: threading.Event | None = None,
                info: InfoCallback | None = None) -> int:

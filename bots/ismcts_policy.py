@@ -191,6 +191,7 @@ class IsmctsPolicy(Policy):
         self._last = None
 
     def new_game(self, edition: str, options: dict[str, int], players: int, seat: int) -> None:
+        super().new_game(edition, options, players, seat)
         self._last = None
 
     def _scale(self, edition: Edition) -> float:

@@ -20,6 +20,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+import engine
 from engine import View
 from protocol.limits import Limits
 
@@ -106,7 +107,10 @@ class Policy(ABC):
         """Hook called after a setting changed."""
 
     def new_game(self, edition: str, options: dict[str, int], players: int, seat: int) -> None:
-        """Called before the first decision of a game."""
+        """Called before the first decision of a game (at `newgame`, before any clock runs): loads
+        the edition's bot parts (`Edition.load_bot_parts`), so that the first `go` costs what every
+        other does. A policy that overrides it calls it."""
+        engine.get_edition(edition).load_bot_parts()
 
     @abstractmethod
     def choose(self, view: View, limits: Limits, stop: threading.Event | None = None,

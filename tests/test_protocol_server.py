@@ -476,6 +476,32 @@ def test_expeditions_bot_over_pipes(name: str) -> None:
             proc.kill()
 
 
+LOADED_AT_NEWGAME = """
+import sys
+import engine
+from bots.registry import make_policy
+policy = make_policy(sys.argv[1])
+loaded = set()  # records of one family share their parts
+for record in engine.EDITIONS.values():
+    parts = [part for part in (record.heuristic, record.opponent_model) if part is not None]
+    assert not any("value" in part.__dict__ for part in parts if id(part) not in loaded), record.name
+    policy.new_game(record.name, record.resolve_options(), record.check_players(None), 0)
+    loaded.update(id(part) for part in parts)
+    print(record.name, all("value" in part.__dict__ for part in parts))
+"""
+
+
+@pytest.mark.parametrize("name", list(POLICIES))
+def test_newgame_loads_what_the_first_go_would_import(name: str, tmp_path) -> None:
+    """The modules a record names (the heuristic, the opponent model) build their tables at import,
+    a tenth of a second for eldorado's heuristic: `newgame`, before any clock runs, loads them for
+    every built-in bot, so that a game's first `go` does not pay for them on its clock."""
+    done = subprocess.run([sys.executable, "-c", LOADED_AT_NEWGAME, name], capture_output=True, text=True,
+                          env=child_env(), cwd=tmp_path, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == [word for record in engine.EDITIONS for word in (record, "True")]
+
+
 def test_stdout_holds_only_protocol(tmp_path) -> None:
     """A policy that prints (as libraries sometimes do) must not corrupt the protocol stream."""
     script = tmp_path / "noisy.py"
