@@ -195,7 +195,8 @@ class Searcher:
         if job.answered:
             return
         report = dict(info)
-        report.setdefault("time", int((time.monotonic() - job.started) * 1000))
+        if "string" not in report:  # a message, not a report of the search: no time of its own
+            report.setdefault("time", int((time.monotonic() - job.started) * 1000))
         if report.get("pv"):
             report["pv"] = _pv_text(job.view, report["pv"])
         self._write(format_info(report))

@@ -11,6 +11,7 @@ import engine
 from bots.ismcts import monotonic_ns
 from bots.ismcts_policy import IsmctsPolicy, SearchReport
 from protocol.limits import Limits
+from protocol.messages import latest_lines
 
 CHECKED = [name for name in engine.EDITIONS if IsmctsPolicy._verify_iterations(engine.get_edition(name))]
 
@@ -112,6 +113,9 @@ def test_a_search_reports_its_check_to_the_info_callback():
         if strings:
             checked += 1
             assert strings[0].startswith(f"check {view.state.decision_to_text(report.checked[0])} ")
+        # what a client reads as the search's lines: the line string is none of them
+        best = latest_lines(lines)[0]
+        assert best.get("multipv", 1) == 1 and best["pv"][0] == view.state.decision_to_text(report.decision)
     assert checked > 0
 
 

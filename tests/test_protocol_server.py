@@ -11,6 +11,7 @@ import pytest
 
 import engine
 from protocol.limits import Limits
+from protocol.messages import latest_lines, parse_info
 from protocol.policy import Policy, PolicyOption
 from bots.random import RandomPolicy
 from bots.registry import POLICIES, make_policy
@@ -285,6 +286,30 @@ def test_movetime_raises_the_stop_flag(out: Recorder) -> None:
     s.handle("go movetime 60")
     out.wait_for("bestmove", 1.0)
     assert 0.055 < time.perf_counter() - started < 0.3
+
+
+class Noting(Policy):
+    """Reports a line, then a note (as the searcher's check does), and answers the first legal."""
+
+    name = "noting"
+
+    def choose(self, view, limits, stop=None, info=None):
+        if info is not None:
+            info({"value": 0.5, "pv": [view.legal()[0]]})
+            info({"string": "check a note"})
+        return view.legal()[0]
+
+
+def test_an_info_string_is_a_message_not_a_line(out: Recorder) -> None:
+    s = serve(Noting(), out)
+    state = state_after("classic", 3)
+    s.handle("position " + state.view_text(state.to_move))
+    s.handle("go")
+    out.wait_for("bestmove")
+    infos = [line for line in out.lines if line.startswith("info ")]
+    assert infos[-1] == "info string check a note"
+    assert latest_lines([parse_info(line) for line in infos]) == [parse_info(infos[0])]
+    assert parse_info(infos[0])["pv"] == [state.decision_to_text(state.legal()[0])]
 
 
 def test_clock_share(out: Recorder) -> None:
