@@ -81,17 +81,19 @@ INT_INFO_KEYS = ("iterations", "nodes", "time", "rate", "multipv", "visits")
 
 def latest_lines(infos: Iterable[Info]) -> list[Info]:
     """The latest report of each line, best first: what a search reported last for each
-    `multipv` rank (a line without the key is rank 1), skipping the lines that hold a `string` (a
-    message, whatever fields come before it, as `info time 5 string …`).
+    `multipv` rank (a line without the key is rank 1). A line with a `string` and nothing but a
+    `time` besides is a message, not a report (`info string …`, `info time 5 string …`).
 
     >>> latest_lines([parse_info("info multipv 1 value 0.6 pv a"), parse_info("info multipv 2 value 0.5 pv b"),
     ...               parse_info("info multipv 1 value 0.7 pv b"), parse_info("info string note"),
     ...               parse_info("info time 5 string note")])
     [{'multipv': 1, 'value': 0.7, 'pv': ['b']}, {'multipv': 2, 'value': 0.5, 'pv': ['b']}]
+    >>> latest_lines([parse_info("info value 0.4 pv a string the search's own note")])[0]["pv"]
+    ['a']
     """
     latest: dict[int, Info] = {}
     for info in infos:
-        if "string" not in info:
+        if "string" not in info or info.keys() - {"string", "time"}:
             latest[info.get("multipv", 1)] = info
     return [latest[rank] for rank in sorted(latest)]
 
