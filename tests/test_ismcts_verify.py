@@ -113,7 +113,7 @@ def test_a_search_reports_its_check_to_the_info_callback():
         if strings:
             checked += 1
             assert strings[0].startswith(f"check {view.state.decision_to_text(report.checked[0])} ")
-        # what a client reads as the search's lines: the line string is none of them
+        # what a client reads as the search's lines: the check's info string is not one of them
         best = latest_lines(lines)[0]
         assert best.get("multipv", 1) == 1 and best["pv"][0] == view.state.decision_to_text(report.decision)
     assert checked > 0
